@@ -1,0 +1,325 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Apply validates and executes one command. A command that fails changes
+// nothing and returns an error saying why; Apply never panics on bad input.
+// Wait, Poll and Settle advance virtual time; the others act at the
+// current instant (their effects travel the network as time advances).
+func (c *Cluster) Apply(cmd Command) (err error) {
+	if cmd == nil {
+		return fmt.Errorf("nil command")
+	}
+	switch x := cmd.(type) {
+	case CreateTopic:
+		return c.createTopic(x, true)
+	case *CreateTopic:
+		return c.createTopic(*x, true)
+	case AlterTopic:
+		return c.alterTopic(x)
+	case Set:
+		return c.set(x)
+	case NewProducer:
+		return c.newProducer(x)
+	case Produce:
+		p := c.producers[x.Producer]
+		if p == nil {
+			return fmt.Errorf("unknown producer %q", x.Producer)
+		}
+		return p.send(x)
+	case NewConsumer:
+		return c.newConsumer(x)
+	case Assign:
+		return c.assign(x)
+	case Poll:
+		return c.poll(x)
+	case Commit:
+		return c.commit(x)
+	case CloseConsumer:
+		return c.closeConsumer(x.Consumer, false)
+	case CrashConsumer:
+		return c.closeConsumer(x.Consumer, true)
+	case CrashBroker:
+		return c.withBroker(x.Broker, func(b *Broker) error { return b.crash(false) })
+	case PowerOff:
+		return c.withBroker(x.Broker, func(b *Broker) error { return b.crash(true) })
+	case Restart:
+		return c.withBroker(x.Broker, (*Broker).restart)
+	case Pause:
+		return c.withBroker(x.Broker, (*Broker).pause)
+	case Resume:
+		return c.withBroker(x.Broker, (*Broker).resume)
+	case NetSplit:
+		if len(x.Groups) < 2 {
+			return fmt.Errorf("net split needs at least two groups")
+		}
+		return c.net.split(x.Groups)
+	case NetHeal:
+		c.net.heal()
+		return nil
+	case NetDelay:
+		return c.netLink(x.From, x.To, func(l *link) string {
+			l.delay = x.Delay
+			return fmt.Sprintf("delay %s -> %s by %d ms", x.From, x.To, x.Delay)
+		}, x.Delay < 0 || x.Delay > 3_600_000)
+	case NetDrop:
+		return c.netLink(x.From, x.To, func(l *link) string {
+			if x.Count <= 0 {
+				l.dropAll = true
+				return fmt.Sprintf("drop everything %s -> %s", x.From, x.To)
+			}
+			l.drop += x.Count
+			return fmt.Sprintf("drop the next %d message(s) %s -> %s", x.Count, x.From, x.To)
+		}, x.Count < 0 || x.Count > MaxCount)
+	case Wait:
+		if x.Duration < 0 || x.Duration > 30*24*3600*1000 {
+			return fmt.Errorf("wait %d ms: want 0 to 30 days", x.Duration)
+		}
+		return c.Advance(x.Duration)
+	case Settle:
+		return c.settle(x.Max)
+	}
+	return fmt.Errorf("unknown command %T", cmd)
+}
+
+func (c *Cluster) withBroker(id int, fn func(*Broker) error) error {
+	b := c.Broker(id)
+	if b == nil {
+		return fmt.Errorf("no broker %d (brokers are 1..%d)", id, len(c.brokers))
+	}
+	return fn(b)
+}
+
+func (c *Cluster) netLink(from, to string, fn func(*link) string, bad bool) error {
+	if bad {
+		return fmt.Errorf("value out of range")
+	}
+	f, err := c.net.host(from)
+	if err != nil {
+		return err
+	}
+	t, err := c.net.host(to)
+	if err != nil {
+		return err
+	}
+	if f == t {
+		return fmt.Errorf("%s -> %s: a host has no link to itself", from, to)
+	}
+	c.emit(Event{Type: EvNet, Detail: fn(c.net.link(f, t))})
+	return nil
+}
+
+// set changes cluster-wide defaults. Broker settings apply at once; topic
+// settings to topics without their own override; client settings to
+// clients created afterwards.
+func (c *Cluster) set(x Set) error {
+	if len(x.Configs) == 0 {
+		return fmt.Errorf("set: nothing to set")
+	}
+	s, err := c.conf.with(x.Configs)
+	if err != nil {
+		return err
+	}
+	c.conf = s
+	for _, k := range sortedKeys(x.Configs) {
+		ck, _ := canonical(k, x.Configs[k])
+		c.userSet[ck] = x.Configs[k]
+	}
+	c.bc = newBrokerConf(s)
+	for _, t := range c.order {
+		ts, _ := s.with(t.overrides)
+		t.conf = newTopicConf(ts, c.preset)
+	}
+	return nil
+}
+
+func (c *Cluster) checkClientName(name string) error {
+	switch {
+	case name == "" || len(name) > 64:
+		return fmt.Errorf("client name %q: want 1 to 64 characters", name)
+	case strings.ContainsAny(name, " \t,|=#@"):
+		return fmt.Errorf("client name %q: no spaces or , | = # @", name)
+	case name[0] >= '0' && name[0] <= '9':
+		return fmt.Errorf("client name %q: must not start with a digit (broker ids are numbers)", name)
+	case c.net.byName[name] != nil:
+		return fmt.Errorf("name %q is already taken", name)
+	case len(c.clients) >= MaxClients:
+		return fmt.Errorf("too many clients (limit %d)", MaxClients)
+	}
+	return nil
+}
+
+// createTopic is the controller's topic creation: placement, the topic and
+// partition state znodes (or records), then LeaderAndIsr to the replicas.
+// Every replica starts in the ISR with the first replica as leader.
+func (c *Cluster) createTopic(x CreateTopic, user bool) error {
+	if err := validTopicName(x.Topic); err != nil {
+		return err
+	}
+	if c.topics[x.Topic] != nil {
+		return fmt.Errorf("TOPIC_ALREADY_EXISTS: Topic '%s' already exists.", x.Topic)
+	}
+	if len(c.topics) >= MaxTopics {
+		return fmt.Errorf("too many topics (limit %d)", MaxTopics)
+	}
+	if x.Partitions < 1 || c.nparts+x.Partitions > MaxPartitions {
+		return fmt.Errorf("INVALID_PARTITIONS: partitions=%d (want 1 or more, at most %d in the cluster)", x.Partitions, MaxPartitions)
+	}
+	if x.RF < 1 {
+		return fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor must be larger than 0.")
+	}
+	s, err := c.conf.with(x.Configs, scopeTopic)
+	if err != nil {
+		return err
+	}
+	assign, err := c.placement(x)
+	if err != nil {
+		return err
+	}
+	t := &Topic{Name: x.Topic, Internal: strings.HasPrefix(x.Topic, "__"), conf: newTopicConf(s, c.preset), overrides: x.Configs}
+	c.topics[x.Topic] = t
+	c.order = append(c.order, t)
+	c.addPartitions(t, assign)
+	c.emit(Event{Type: EvTopic, Topic: t.Name, Replicas: assign, Detail: fmt.Sprintf("created %s: %d partition(s), RF %d", t.Name, x.Partitions, x.RF)})
+	return nil
+}
+
+// placement returns the replica assignment, explicit or by Kafka's placer.
+func (c *Cluster) placement(x CreateTopic) ([][]int, error) {
+	if len(x.Assign) > 0 {
+		return c.checkAssign(x)
+	}
+	live := c.md.registeredIDs()
+	if x.RF > len(live) {
+		if c.md.kraft {
+			return nil, fmt.Errorf("INVALID_REPLICATION_FACTOR: The target replication factor of %d cannot be reached because only %d broker(s) are registered.", x.RF, len(live))
+		}
+		return nil, fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor: %d larger than available brokers: %d.", x.RF, len(live))
+	}
+	return placeReplicas(live, c.racks(live), x.Partitions, x.RF, -1, 0, c.rng), nil
+}
+
+func (c *Cluster) checkAssign(x CreateTopic) ([][]int, error) {
+	if len(x.Assign) != x.Partitions {
+		return nil, fmt.Errorf("assign: %d replica lists for %d partitions", len(x.Assign), x.Partitions)
+	}
+	for i, reps := range x.Assign {
+		if len(reps) != x.RF {
+			return nil, fmt.Errorf("assign: partition %d has %d replicas, rf=%d", i, len(reps), x.RF)
+		}
+		seen := map[int]bool{}
+		for _, id := range reps {
+			if c.Broker(id) == nil {
+				return nil, fmt.Errorf("assign: partition %d: no broker %d", i, id)
+			}
+			if seen[id] {
+				return nil, fmt.Errorf("assign: partition %d lists broker %d twice", i, id)
+			}
+			seen[id] = true
+		}
+	}
+	out := make([][]int, len(x.Assign))
+	for i := range x.Assign {
+		out[i] = append([]int(nil), x.Assign[i]...)
+	}
+	return out, nil
+}
+
+func (c *Cluster) racks(ids []int) map[int]string {
+	if len(c.opts.Racks) == 0 {
+		return nil
+	}
+	m := map[int]string{}
+	for _, id := range ids {
+		m[id] = c.brokers[id-1].Rack
+	}
+	return m
+}
+
+// addPartitions creates partitions with the given replica lists: state
+// leader = first live replica, ISR = live replicas, then LeaderAndIsr.
+func (c *Cluster) addPartitions(t *Topic, assign [][]int) {
+	md := c.md
+	var parts []*Partition
+	for _, reps := range assign {
+		p := &Partition{Topic: t, ID: len(t.Partitions), Replicas: reps}
+		p.Name = partitionName(t.Name, p.ID)
+		var isr []int
+		for _, id := range reps {
+			if md.registered[id] != 0 {
+				isr = append(isr, id)
+			}
+		}
+		leader := -1
+		if len(isr) > 0 {
+			leader = isr[0]
+		}
+		p.state = pstate{leader: leader, isr: isr}
+		t.Partitions = append(t.Partitions, p)
+		parts = append(parts, p)
+		c.nparts++
+	}
+	md.topicCreated(t, parts)
+	md.propagate(parts, nil)
+}
+
+// alterTopic adds partitions (AdminZkClient.addPartitions: placement
+// continues from partition 0's first replica).
+func (c *Cluster) alterTopic(x AlterTopic) error {
+	t := c.topics[x.Topic]
+	if t == nil {
+		return fmt.Errorf("UNKNOWN_TOPIC_OR_PARTITION: topic %q does not exist", x.Topic)
+	}
+	cur := len(t.Partitions)
+	if x.Partitions <= cur {
+		return fmt.Errorf("INVALID_PARTITIONS: Topic currently has %d partitions, %d would not be an increase.", cur, x.Partitions)
+	}
+	if c.nparts+x.Partitions-cur > MaxPartitions {
+		return fmt.Errorf("INVALID_PARTITIONS: over the limit of %d partitions", MaxPartitions)
+	}
+	rf := len(t.Partitions[0].Replicas)
+	live := c.md.registeredIDs()
+	if rf > len(live) {
+		return fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor: %d larger than available brokers: %d.", rf, len(live))
+	}
+	start := sort.SearchInts(live, t.Partitions[0].Replicas[0])
+	if start >= len(live) || live[start] != t.Partitions[0].Replicas[0] {
+		start = 0
+	}
+	assign := placeReplicas(live, c.racks(live), x.Partitions-cur, rf, start, cur, c.rng)
+	c.addPartitions(t, assign)
+	c.emit(Event{Type: EvTopicAlter, Topic: t.Name, Replicas: assign, Detail: fmt.Sprintf("%s now has %d partitions", t.Name, x.Partitions)})
+	c.wakeClients()
+	return nil
+}
+
+// wakeClients lets clients notice metadata changes (the real clients learn
+// them on their next metadata refresh; this schedules one).
+func (c *Cluster) wakeClients() {}
+
+func (c *Cluster) assign(x Assign) error {
+	k := c.consumers[x.Consumer]
+	if k == nil {
+		return fmt.Errorf("unknown consumer %q", x.Consumer)
+	}
+	if !k.alive {
+		return fmt.Errorf("consumer %s is closed", k.Name)
+	}
+	if k.member != nil {
+		return fmt.Errorf("consumer %s is in group %s: assign is for consumers without a group here", k.Name, k.Group)
+	}
+	var parts []*Partition
+	for _, name := range x.Partitions {
+		p, err := c.Partition(name)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, p)
+	}
+	k.assign(parts)
+	return nil
+}

@@ -1,0 +1,257 @@
+package core
+
+import (
+	"fmt"
+	"strconv"
+)
+
+type brokerState uint8
+
+const (
+	stateUp brokerState = iota
+	statePaused
+	stateCrashed
+	stateOff
+)
+
+func (s brokerState) String() string {
+	return [...]string{"up", "paused", "crashed", "powered off"}[s]
+}
+
+// Broker is one simulated Kafka broker. What survives a crash is its disk:
+// replicas' logs (page cache included for a crash, not for a power-off),
+// leader-epoch checkpoints and the high-watermark checkpoint. Everything
+// else (roles, ISR views, fetchers, metadata cache, groups) is volatile and
+// rebuilt from the controller after a restart.
+type Broker struct {
+	c           *Cluster
+	ID          int
+	Rack        string
+	node        *node
+	state       brokerState
+	incarnation int // bumped on every crash; stale timers and replies check it
+
+	replicas     map[*Partition]*Replica // on disk
+	hwCheckpoint map[*Partition]int64    // replication-offset-checkpoint (on disk)
+
+	cache     map[*Partition]pstate // metadata cache
+	ctrlEpoch int
+	fetchers  map[int]*fetcher // by leader id
+	parked    []*parkedFetch
+	frozen    []func() // work that arrived while paused, in order
+	groups    *coordinator
+}
+
+func newBroker(c *Cluster, id int, rack string) *Broker {
+	b := &Broker{c: c, ID: id, Rack: rack, replicas: map[*Partition]*Replica{}, hwCheckpoint: map[*Partition]int64{}}
+	b.node = c.net.add(strconv.Itoa(id), b)
+	b.resetVolatile()
+	return b
+}
+
+// State returns "up", "paused", "crashed" or "powered off".
+func (b *Broker) State() string { return b.state.String() }
+
+// processUp reports whether the broker's process exists (up or paused).
+func (b *Broker) processUp() bool { return b.state == stateUp || b.state == statePaused }
+
+func (b *Broker) resetVolatile() {
+	b.cache = map[*Partition]pstate{}
+	b.fetchers = map[int]*fetcher{}
+	b.parked = nil
+	b.frozen = nil
+	b.groups = newCoordinator(b)
+	for _, r := range b.replicas {
+		r.resetVolatile()
+	}
+}
+
+// start brings the process up: recover the logs, register, start timers.
+func (b *Broker) start() {
+	for _, r := range b.sortedReplicas() {
+		r.recover(b.hwCheckpoint[r.p])
+	}
+	md := b.c.md
+	if b.c.now == 0 {
+		md.register(b, b.incarnation) // the cluster boots with every broker registered
+	} else {
+		b.register()
+	}
+	b.heartbeat()
+	b.every(b.c.bc.lagTimeMs/2, b.checkISR)
+	b.every(b.c.bc.hwCheckpointMs, b.checkpointHW)
+	b.every(b.c.bc.writebackMs, b.writeback)
+	b.every(b.c.bc.retentionCheckMs, b.retention)
+}
+
+func (b *Broker) register() {
+	inc := b.incarnation
+	md := b.c.md
+	b.c.net.send(b.node, md.node, "Register", func() { md.register(b, inc) }, nil)
+}
+
+func (b *Broker) heartbeat() {
+	md := b.c.md
+	inc := b.incarnation
+	kind := "Ping"
+	if md.kraft {
+		kind = "BrokerHeartbeat"
+	}
+	b.c.net.send(b.node, md.node, kind, func() {
+		if md.heartbeat(b.ID, inc) {
+			return
+		}
+		// Session gone (expired, fenced, or never made): register again.
+		b.c.net.send(md.node, b.node, "SessionExpired", func() {
+			if b.incarnation == inc && b.state == stateUp {
+				b.register()
+			}
+		}, nil)
+	}, nil)
+	b.after(md.heartbeatInterval(), b.heartbeat)
+}
+
+// after runs fn in d ms on this broker: not at all if the process died
+// meanwhile, later if it is paused.
+func (b *Broker) after(d int64, fn func()) {
+	inc := b.incarnation
+	b.c.after(d, func() { b.run(inc, fn) })
+}
+
+func (b *Broker) run(inc int, fn func()) {
+	switch {
+	case b.incarnation != inc || !b.processUp():
+	case b.state == statePaused:
+		if len(b.frozen) < maxHeld {
+			b.frozen = append(b.frozen, fn)
+		}
+	default:
+		fn()
+	}
+}
+
+// every runs fn every d ms while the process lives.
+func (b *Broker) every(d int64, fn func()) {
+	var tick func()
+	tick = func() {
+		fn()
+		b.after(d, tick)
+	}
+	b.after(d, tick)
+}
+
+// hold queues a message that reached the broker while it was paused.
+func (b *Broker) hold(m *message) {
+	if len(b.frozen) >= maxHeld {
+		b.c.net.drop(m, "dropped (paused broker's queue full)")
+		return
+	}
+	b.frozen = append(b.frozen, m.deliver)
+}
+
+// send sends a message from this broker; deliver runs at the receiver.
+func (b *Broker) send(to *node, kind string, deliver, refused func()) {
+	b.c.net.send(b.node, to, kind, deliver, refused)
+}
+
+// reply sends a response back to a requester broker-side: the callback
+// runs only if the requesting broker's process is the same one.
+func (b *Broker) replyTo(to *Broker, kind string, fn func()) {
+	inc := to.incarnation
+	b.send(to.node, kind, func() {
+		if to.incarnation == inc {
+			fn()
+		}
+	}, nil)
+}
+
+func (b *Broker) crash(power bool) error {
+	if !b.processUp() {
+		return fmt.Errorf("broker %d is already %s", b.ID, b.state)
+	}
+	b.incarnation++
+	b.state = stateCrashed
+	what := "crashed (process killed; page cache survives)"
+	if power {
+		b.state = stateOff
+		what = "powered off (unflushed page cache lost)"
+	}
+	b.c.emit(Event{Type: EvBrokerState, Broker: b.ID, Detail: what})
+	if power {
+		for _, r := range b.sortedReplicas() {
+			r.losePageCache()
+		}
+	}
+	b.resetVolatile()
+	return nil
+}
+
+func (b *Broker) restart() error {
+	if b.processUp() {
+		return fmt.Errorf("broker %d is %s, not down", b.ID, b.state)
+	}
+	b.state = stateUp
+	b.c.emit(Event{Type: EvBrokerState, Broker: b.ID, Detail: "restarted"})
+	b.start()
+	return nil
+}
+
+func (b *Broker) pause() error {
+	if b.state != stateUp {
+		return fmt.Errorf("broker %d is %s, not up", b.ID, b.state)
+	}
+	b.state = statePaused
+	b.c.emit(Event{Type: EvBrokerState, Broker: b.ID, Detail: "paused"})
+	return nil
+}
+
+func (b *Broker) resume() error {
+	if b.state != statePaused {
+		return fmt.Errorf("broker %d is %s, not paused", b.ID, b.state)
+	}
+	b.state = stateUp
+	b.c.emit(Event{Type: EvBrokerState, Broker: b.ID, Detail: "resumed"})
+	work := b.frozen
+	b.frozen = nil
+	inc := b.incarnation
+	for _, fn := range work {
+		if b.incarnation != inc || b.state != stateUp {
+			break
+		}
+		fn()
+	}
+	return nil
+}
+
+func (b *Broker) sortedReplicas() []*Replica {
+	var out []*Replica
+	for _, t := range b.c.order {
+		for _, p := range t.Partitions {
+			if r := b.replicas[p]; r != nil {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// Replica returns this broker's replica of p, or nil.
+func (b *Broker) Replica(p *Partition) *Replica { return b.replicas[p] }
+
+func (b *Broker) checkpointHW() {
+	for p, r := range b.replicas {
+		b.hwCheckpoint[p] = r.hw
+	}
+}
+
+func (b *Broker) writeback() {
+	for _, r := range b.sortedReplicas() {
+		r.writeback()
+	}
+}
+
+func (b *Broker) retention() {
+	for _, r := range b.sortedReplicas() {
+		r.retention()
+	}
+}

@@ -1,0 +1,168 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+)
+
+const defaultPollTimeout = 10_000
+
+// poll is KafkaConsumer.poll(timeout) in virtual time: it runs the cluster
+// until the consumer has records to return or the timeout passes.
+func (c *Cluster) poll(x Poll) error {
+	k := c.consumers[x.Consumer]
+	if k == nil {
+		return fmt.Errorf("unknown consumer %q", x.Consumer)
+	}
+	if !k.alive {
+		return fmt.Errorf("consumer %s is closed", k.Name)
+	}
+	if x.Timeout < 0 || x.Max < 0 {
+		return fmt.Errorf("poll: negative max or timeout")
+	}
+	timeout := x.Timeout
+	if timeout == 0 {
+		timeout = defaultPollTimeout
+	}
+	max := x.Max
+	if max == 0 {
+		max = k.conf.maxPollRecords
+	}
+	k.lastPoll = c.now
+	if k.member != nil {
+		k.member.pollStarted()
+	}
+	k.pump()
+	start := k.polled
+	err := c.runUntil(c.now+timeout, func() bool {
+		if k.conf.manual {
+			return len(k.buffer) > 0 && (k.member == nil || k.member.stable())
+		}
+		return k.polled > start
+	})
+	if err != nil {
+		return err
+	}
+	if k.alive && k.conf.manual {
+		k.deliver(max)
+	}
+	return nil
+}
+
+func (c *Cluster) commit(x Commit) error {
+	k := c.consumers[x.Consumer]
+	if k == nil {
+		return fmt.Errorf("unknown consumer %q", x.Consumer)
+	}
+	if !k.alive {
+		return fmt.Errorf("consumer %s is closed", k.Name)
+	}
+	if k.member == nil {
+		return fmt.Errorf("consumer %s has no group: nothing to commit to", k.Name)
+	}
+	return k.member.commitSync()
+}
+
+// closeConsumer closes (LeaveGroup) or crashes (nothing sent) a consumer.
+func (c *Cluster) closeConsumer(name string, crash bool) error {
+	k := c.consumers[name]
+	if k == nil {
+		return fmt.Errorf("unknown consumer %q", name)
+	}
+	if !k.alive {
+		return fmt.Errorf("consumer %s is already closed", name)
+	}
+	if !crash && k.member != nil {
+		k.member.leave()
+	}
+	k.alive = false
+	k.inc++
+	what := "closed"
+	if crash {
+		what = "crashed"
+	}
+	c.emit(Event{Type: EvConsumerInfo, Consumer: name, Group: k.Group, Detail: what})
+	return nil
+}
+
+const defaultSettleMs = 5 * 60 * 1000
+
+// settle runs until nothing is in flight: producers have nothing pending,
+// every reachable live follower has caught up with its leader, and groups
+// are stable. It fails, naming what is still busy, if that takes more than
+// max ms.
+func (c *Cluster) settle(maxMs int64) error {
+	if maxMs <= 0 {
+		maxMs = defaultSettleMs
+	}
+	if c.busy() == "" {
+		return nil
+	}
+	if err := c.runUntil(c.now+maxMs, func() bool { return c.busy() == "" }); err != nil {
+		return err
+	}
+	if why := c.busy(); why != "" {
+		return fmt.Errorf("did not settle within %d ms: %s", maxMs, why)
+	}
+	return nil
+}
+
+// busy says what is still in flight, or "".
+func (c *Cluster) busy() string {
+	var why []string
+	for _, cl := range c.clients {
+		if p, ok := cl.(*Producer); ok && p.pending > 0 {
+			why = append(why, fmt.Sprintf("producer %s has %d record(s) pending", p.Name, p.pending))
+		}
+		if k, ok := cl.(*Consumer); ok && k.alive && k.member != nil && !k.member.stable() {
+			why = append(why, fmt.Sprintf("consumer %s is rebalancing", k.Name))
+		}
+	}
+	for _, t := range c.order {
+		for _, p := range t.Partitions {
+			if w := c.partitionBusy(p); w != "" {
+				why = append(why, w)
+			}
+		}
+		if len(why) > 5 {
+			break
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
+// partitionBusy reports a live, reachable follower still catching up with
+// the leader, or a leader whose HW lags its ISR.
+func (c *Cluster) partitionBusy(p *Partition) string {
+	lb := c.Broker(p.state.leader)
+	if lb == nil || lb.state != stateUp {
+		return ""
+	}
+	lr := lb.replicas[p]
+	if lr == nil || lr.role != roleLeader {
+		return p.Name + " has no active leader yet"
+	}
+	for _, id := range p.Replicas {
+		b := c.brokers[id-1]
+		if id == lb.ID || b.state != stateUp || c.net.cut(b.node, lb.node) || !c.md.live(id) {
+			continue
+		}
+		r := b.replicas[p]
+		if r == nil || r.log.LEO() != lr.log.LEO() || r.hw != lr.hw && contains(lr.isr, id) {
+			return fmt.Sprintf("%s@%d is catching up", p.Name, id)
+		}
+	}
+	if lr.hw != lr.log.LEO() && len(lr.isr) >= lr.p.Topic.conf.minISR {
+		return fmt.Sprintf("%s HW %d < LEO %d", p.Name, lr.hw, lr.log.LEO())
+	}
+	return ""
+}
+
+func splitComma(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+func trimSpace(s string) string { return strings.TrimSpace(s) }

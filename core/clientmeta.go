@@ -1,0 +1,143 @@
+package core
+
+import "sort"
+
+// metaView is a client's metadata cache (Kafka's Metadata): partition
+// counts and leaders as some broker last reported them. It may be stale;
+// clients refresh it on errors, unknown topics and leaders, and every
+// metadata.max.age.ms.
+type metaView struct {
+	c        *Cluster
+	from     *node
+	counts   map[string]int
+	leaders  map[*Partition]int
+	epochs   map[*Partition]int32
+	topics   map[string]bool // topics of interest
+	inflight bool
+	seq      int
+	next     int   // bootstrap broker to ask next
+	backoff  int64 // retry.backoff.ms
+	timeout  int64 // request.timeout.ms
+	onUpdate func()
+	alive    func() bool
+}
+
+func newMetaView(c *Cluster, from *node, backoff, timeout int64, onUpdate func(), alive func() bool) *metaView {
+	return &metaView{c: c, from: from, counts: map[string]int{}, leaders: map[*Partition]int{}, epochs: map[*Partition]int32{},
+		topics: map[string]bool{}, next: c.rng.intn(len(c.brokers)), backoff: backoff, timeout: timeout, onUpdate: onUpdate, alive: alive}
+}
+
+// leader returns the known leader of p, or -1.
+func (m *metaView) leader(p *Partition) int {
+	if l, ok := m.leaders[p]; ok {
+		return l
+	}
+	return -1
+}
+
+// want adds a topic of interest and refreshes if it is unknown.
+func (m *metaView) want(topic string) {
+	if !m.topics[topic] {
+		m.topics[topic] = true
+		m.refresh()
+	}
+}
+
+// refresh sends a Metadata request to the next bootstrap broker, unless
+// one is in flight.
+func (m *metaView) refresh() {
+	if m.inflight || !m.alive() {
+		return
+	}
+	c := m.c
+	b := c.brokers[m.next%len(c.brokers)]
+	m.next++
+	m.inflight = true
+	m.seq++
+	seq := m.seq
+	topics := sortedKeys(m.topics)
+	fail := func() {
+		if m.seq == seq && m.inflight && m.alive() {
+			m.inflight = false
+			c.after(m.backoff, m.refresh)
+		}
+	}
+	c.net.send(m.from, b.node, "Metadata", func() {
+		resp := b.metadataFor(topics)
+		c.net.send(b.node, m.from, "MetadataResponse", func() {
+			if m.seq != seq || !m.alive() {
+				return
+			}
+			m.inflight = false
+			m.apply(resp)
+		}, nil)
+	}, fail)
+	c.after(m.timeout, fail)
+}
+
+func (m *metaView) apply(resp []topicMeta) {
+	missing := false
+	for _, tm := range resp {
+		if tm.err != "" {
+			missing = true
+			continue
+		}
+		m.counts[tm.name] = tm.parts[len(tm.parts)-1].p.ID + 1
+		for _, pm := range tm.parts {
+			m.leaders[pm.p] = pm.leader
+			m.epochs[pm.p] = pm.epoch
+			if pm.leader < 0 {
+				missing = true
+			}
+		}
+	}
+	if missing {
+		m.c.after(m.backoff, m.refresh)
+	}
+	m.onUpdate()
+}
+
+// topicMeta is one topic in a Metadata response.
+type topicMeta struct {
+	name  string
+	err   string
+	parts []partMeta
+}
+
+type partMeta struct {
+	p      *Partition
+	leader int
+	epoch  int32
+}
+
+// metadataFor answers a Metadata request from the broker's cache. An
+// unknown topic is created when auto.create.topics.enable is on (the answer
+// is then LEADER_NOT_AVAILABLE until the leaders are known).
+func (b *Broker) metadataFor(topics []string) []topicMeta {
+	out := make([]topicMeta, 0, len(topics))
+	for _, name := range topics {
+		t := b.c.topics[name]
+		tm := topicMeta{name: name}
+		if t == nil {
+			tm.err = "UNKNOWN_TOPIC_OR_PARTITION"
+			if b.c.bc.autoCreate && validTopicName(name) == nil && len(name) > 0 && name[0] != '_' {
+				if b.c.createTopic(CreateTopic{Topic: name, Partitions: b.c.bc.numPartitions, RF: b.c.bc.defaultRF}, false) == nil {
+					tm.err = "LEADER_NOT_AVAILABLE"
+				}
+			}
+			out = append(out, tm)
+			continue
+		}
+		for _, p := range t.Partitions {
+			if st, ok := b.cache[p]; ok { // partitions the broker has not heard of yet are left out
+				tm.parts = append(tm.parts, partMeta{p: p, leader: st.leader, epoch: st.epoch})
+			}
+		}
+		if len(tm.parts) == 0 {
+			tm.err = "LEADER_NOT_AVAILABLE"
+		}
+		out = append(out, tm)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}

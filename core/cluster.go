@@ -1,0 +1,252 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Limits. Every queue and table in the core is bounded; a command that would
+// go past a limit fails with an error that says which.
+const (
+	MaxBrokers    = 64
+	MaxTopics     = 1000
+	MaxPartitions = 10000 // over all topics, __consumer_offsets included
+	MaxClients    = 1000  // producers + consumers
+	MaxCount      = 10_000_000
+	MaxValueBytes = 1 << 20
+	maxEvents     = 1 << 20 // undrained events kept; older ones are dropped
+	maxHeld       = 100_000 // messages queued at a paused broker
+)
+
+// Cluster is a simulated Kafka cluster: a deterministic state machine driven
+// by Apply (commands) and Advance (virtual time). It does no I/O, reads no
+// clock and starts no goroutine; everything random comes from one PRNG seeded
+// by Options.Seed.
+type Cluster struct {
+	opts    Options
+	now     int64
+	rng     *rng
+	sched   sched
+	preset  *preset
+	mode    string            // zk or kraft
+	conf    settings          // cluster-wide defaults, changed by Set
+	userSet map[string]string // keys the user set explicitly
+	bc      brokerConf
+
+	net     network
+	brokers []*Broker
+	topics  map[string]*Topic
+	order   []*Topic // creation order
+	nparts  int
+	md      *metadata
+
+	producers map[string]*Producer
+	consumers map[string]*Consumer
+	clients   []client // creation order
+
+	events  []Event
+	evSeq   uint64
+	dropped uint64 // events dropped past maxEvents
+	quiet   bool   // no events at all (benchmarks)
+	history *History
+	fault   error // first internal limit hit while running
+}
+
+// client is a simulated producer or consumer.
+type client interface{ clientName() string }
+
+// New creates a cluster of opts.Brokers brokers, all up, with no topics.
+func New(opts Options) (*Cluster, error) {
+	if opts.Brokers < 1 || opts.Brokers > MaxBrokers {
+		return nil, fmt.Errorf("brokers=%d: want 1..%d", opts.Brokers, MaxBrokers)
+	}
+	if len(opts.Racks) != 0 && len(opts.Racks) != opts.Brokers {
+		return nil, fmt.Errorf("racks: %d given for %d brokers", len(opts.Racks), opts.Brokers)
+	}
+	p, mode, err := lookupPreset(opts.Version, opts.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	opts.Version, opts.Metadata = p.name, mode
+	c := &Cluster{
+		opts: opts, rng: newRNG(opts.Seed), preset: p, mode: mode,
+		conf:      baseSettings(p),
+		userSet:   map[string]string{},
+		topics:    map[string]*Topic{},
+		producers: map[string]*Producer{},
+		consumers: map[string]*Consumer{},
+		history:   newHistory(),
+	}
+	c.bc = newBrokerConf(c.conf)
+	c.net.init(c)
+	c.md = newMetadata(c)
+	for i := 1; i <= opts.Brokers; i++ {
+		rack := ""
+		if len(opts.Racks) > 0 {
+			rack = opts.Racks[i-1]
+		}
+		c.brokers = append(c.brokers, newBroker(c, i, rack))
+	}
+	c.md.start()
+	for _, b := range c.brokers {
+		b.start()
+	}
+	return c, nil
+}
+
+// Options returns the options the cluster was created with, defaults filled in.
+func (c *Cluster) Options() Options { return c.opts }
+
+// Now returns the virtual time in milliseconds since the cluster was created.
+func (c *Cluster) Now() int64 { return c.now }
+
+// Quiet turns event recording off (or back on). Benchmarks use it; the
+// history the checker reads is kept either way.
+func (c *Cluster) Quiet(q bool) { c.quiet = q }
+
+// History returns what the clients saw (sends, acks, failures, deliveries).
+func (c *Cluster) History() *History { return c.history }
+
+// Events returns the events recorded since the last call and forgets them.
+func (c *Cluster) Events() []Event {
+	ev := c.events
+	c.events = nil
+	return ev
+}
+
+// DroppedEvents is how many events were discarded because nobody drained them.
+func (c *Cluster) DroppedEvents() uint64 { return c.dropped }
+
+func (c *Cluster) emit(e Event) {
+	if c.quiet {
+		return
+	}
+	if len(c.events) >= maxEvents {
+		copy(c.events, c.events[len(c.events)/2:])
+		c.events = c.events[:len(c.events)-len(c.events)/2]
+		c.dropped += maxEvents / 2
+	}
+	c.evSeq++
+	e.Seq = c.evSeq
+	e.At = c.now
+	c.events = append(c.events, e)
+}
+
+// after schedules fn at now+d. It records a fault instead of growing the
+// scheduler past its limit.
+func (c *Cluster) after(d int64, fn func()) {
+	if d < 0 {
+		d = 0
+	}
+	if !c.sched.push(c.now+d, fn) && c.fault == nil {
+		c.fault = errors.New("scheduler limit reached: too much in flight")
+	}
+}
+
+// Advance runs virtual time forward by d ms, firing everything due.
+func (c *Cluster) Advance(d int64) error {
+	if d < 0 {
+		return fmt.Errorf("cannot go back in time (%d ms)", d)
+	}
+	return c.runUntil(c.now+d, nil)
+}
+
+// runUntil fires timers up to end (inclusive), stopping early when stop
+// (checked after each virtual millisecond with work) returns true.
+func (c *Cluster) runUntil(end int64, stop func() bool) error {
+	for {
+		at, ok := c.sched.peek()
+		if !ok || at > end {
+			break
+		}
+		if at > c.now {
+			c.now = at
+		}
+		for {
+			t, ok := c.sched.peek()
+			if !ok || t != c.now {
+				break
+			}
+			c.sched.pop().fn()
+		}
+		if c.fault != nil {
+			return c.fault
+		}
+		if stop != nil && stop() {
+			return nil
+		}
+	}
+	if end > c.now {
+		c.now = end
+	}
+	return c.fault
+}
+
+// Broker returns broker id (1-based), or nil.
+func (c *Cluster) Broker(id int) *Broker {
+	if id < 1 || id > len(c.brokers) {
+		return nil
+	}
+	return c.brokers[id-1]
+}
+
+// Brokers returns all brokers in id order.
+func (c *Cluster) Brokers() []*Broker { return c.brokers }
+
+// Topic returns a topic by name, or nil.
+func (c *Cluster) Topic(name string) *Topic { return c.topics[name] }
+
+// Topics returns the topics in creation order.
+func (c *Cluster) Topics() []*Topic { return c.order }
+
+// Partition resolves "topic-N".
+func (c *Cluster) Partition(name string) (*Partition, error) {
+	t, n, err := splitPartition(name)
+	if err != nil {
+		return nil, err
+	}
+	tp := c.topics[t]
+	if tp == nil {
+		return nil, fmt.Errorf("unknown topic %q", t)
+	}
+	if n >= len(tp.Partitions) {
+		return nil, fmt.Errorf("topic %s has %d partitions, no partition %d", t, len(tp.Partitions), n)
+	}
+	return tp.Partitions[n], nil
+}
+
+func splitPartition(s string) (string, int, error) {
+	i := len(s) - 1
+	for i >= 0 && s[i] >= '0' && s[i] <= '9' {
+		i--
+	}
+	if i <= 0 || i == len(s)-1 || s[i] != '-' || len(s)-i > 6 {
+		return "", 0, fmt.Errorf("bad partition %q: want TOPIC-N", s)
+	}
+	n := 0
+	for _, ch := range s[i+1:] {
+		n = n*10 + int(ch-'0')
+	}
+	return s[:i], n, nil
+}
+
+// liveBrokers returns the ids of brokers whose process runs, in id order.
+func (c *Cluster) liveBrokers() []int {
+	var ids []int
+	for _, b := range c.brokers {
+		if b.state == stateUp || b.state == statePaused {
+			ids = append(ids, b.ID)
+		}
+	}
+	return ids
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,88 @@
+package core
+
+import "github.com/kafkasim/kafkasim/core/log"
+
+// brokerConf is the typed view of the broker-wide settings, rebuilt on Set.
+type brokerConf struct {
+	lagTimeMs          int64
+	lagMaxMessages     int64
+	fetchWaitMs        int64
+	fetchMaxBytes      int
+	hwCheckpointMs     int64
+	retentionCheckMs   int64
+	autoRebalance      bool
+	imbalanceCheckMs   int64
+	imbalancePct       int64
+	zkSessionMs        int64
+	brokerSessionMs    int64
+	brokerHeartbeatMs  int64
+	offsetsPartitions  int
+	offsetsRF          int
+	offsetsCommitMs    int64
+	initialRebalanceMs int64
+	minSessionMs       int64
+	maxSessionMs       int64
+	numPartitions      int
+	defaultRF          int
+	autoCreate         bool
+	latency, jitter    int64
+	dirtyExpireMs      int64
+	writebackMs        int64
+}
+
+func newBrokerConf(s settings) brokerConf {
+	return brokerConf{
+		lagTimeMs:          s.int("replica.lag.time.max.ms"),
+		lagMaxMessages:     s.int("replica.lag.max.messages"),
+		fetchWaitMs:        s.int("replica.fetch.wait.max.ms"),
+		fetchMaxBytes:      int(s.int("replica.fetch.max.bytes")),
+		hwCheckpointMs:     s.int("replica.high.watermark.checkpoint.interval.ms"),
+		retentionCheckMs:   s.int("log.retention.check.interval.ms"),
+		autoRebalance:      s.bool("auto.leader.rebalance.enable"),
+		imbalanceCheckMs:   s.int("leader.imbalance.check.interval.seconds") * 1000,
+		imbalancePct:       s.int("leader.imbalance.per.broker.percentage"),
+		zkSessionMs:        s.int("zookeeper.session.timeout.ms"),
+		brokerSessionMs:    s.int("broker.session.timeout.ms"),
+		brokerHeartbeatMs:  s.int("broker.heartbeat.interval.ms"),
+		offsetsPartitions:  int(s.int("offsets.topic.num.partitions")),
+		offsetsRF:          int(s.int("offsets.topic.replication.factor")),
+		offsetsCommitMs:    s.int("offsets.commit.timeout.ms"),
+		initialRebalanceMs: s.int("group.initial.rebalance.delay.ms"),
+		minSessionMs:       s.int("group.min.session.timeout.ms"),
+		maxSessionMs:       s.int("group.max.session.timeout.ms"),
+		numPartitions:      int(s.int("num.partitions")),
+		defaultRF:          int(s.int("default.replication.factor")),
+		autoCreate:         s.bool("auto.create.topics.enable"),
+		latency:            s.int("net.latency.ms"),
+		jitter:             s.int("net.jitter.ms"),
+		dirtyExpireMs:      s.int("os.dirty.expire.ms"),
+		writebackMs:        s.int("os.writeback.interval.ms"),
+	}
+}
+
+// topicConf is the typed view of a topic's settings.
+type topicConf struct {
+	minISR        int
+	unclean       bool
+	flushMessages int64
+	flushMs       int64
+	log           log.Config
+}
+
+func newTopicConf(s settings, p *preset) topicConf {
+	return topicConf{
+		minISR:        int(s.int("min.insync.replicas")),
+		unclean:       s.bool("unclean.leader.election.enable"),
+		flushMessages: s.int("log.flush.interval.messages"),
+		flushMs:       s.int("log.flush.interval.ms"),
+		log: log.Config{
+			SegmentBytes:       s.int("log.segment.bytes"),
+			IndexIntervalBytes: int(s.int("log.index.interval.bytes")),
+			SegmentMs:          s.int("log.roll.ms"),
+			RetentionMs:        s.int("log.retention.ms"),
+			RetentionBytes:     s.int("log.retention.bytes"),
+			IndexMaxBytes:      10 << 20,
+			IndexLastOffset:    p.indexLastOffset,
+		},
+	}
+}

@@ -1,0 +1,381 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/kafkasim/kafkasim/core/log"
+)
+
+// consumerConf is a consumer's resolved configuration.
+type consumerConf struct {
+	assignors      []string
+	autoCommit     bool
+	autoCommitMs   int64
+	reset          string // earliest, latest, none
+	sessionMs      int64
+	heartbeatMs    int64
+	maxPollMs      int64
+	maxPollRecords int
+	fetchWaitMs    int64
+	maxPartBytes   int
+	instanceID     string
+	manual         bool // poll=manual
+	requestTimeout int64
+	backoff        int64
+}
+
+// Consumer is a simulated KafkaConsumer. With poll=auto it is an
+// application that polls in a loop and handles each record at once; with
+// poll=manual it polls only when told, while its background fetches and
+// heartbeats go on.
+type Consumer struct {
+	c     *Cluster
+	Name  string
+	Group string
+	node  *node
+	conf  consumerConf
+	meta  *metaView
+	alive bool // false after crash or close
+	inc   int  // bumped when it dies, so its timers and replies stop
+
+	assigned  []*Partition         // current assignment (manual or from the group)
+	pos       map[*Partition]int64 // next offset to hand out; absent: unknown
+	resetting map[*Partition]bool
+	fetching  map[int]bool // broker -> fetch in flight
+	buffer    []bufRecord  // fetched, not yet returned by poll (poll=manual)
+	lastPoll  int64
+	polled    int // records returned by polls so far
+	member    *member
+}
+
+type bufRecord struct {
+	p      *Partition
+	offset int64
+	rec    log.Record
+}
+
+// maxBuffered bounds a manual consumer's prefetch buffer.
+const maxBuffered = 100_000
+
+func (c *Cluster) newConsumer(cmd NewConsumer) error {
+	if err := c.checkClientName(cmd.Name); err != nil {
+		return err
+	}
+	s, err := c.conf.with(cmd.Configs, scopeConsumer)
+	if err != nil {
+		return fmt.Errorf("consumer %s: %v", cmd.Name, err)
+	}
+	if cmd.Group != "" && (len(cmd.Group) > 255 || cmd.Group != trimSpace(cmd.Group)) {
+		return fmt.Errorf("consumer %s: invalid group id %q", cmd.Name, cmd.Group)
+	}
+	conf := consumerConf{
+		assignors: splitComma(s["partition.assignment.strategy"]), autoCommit: s.bool("enable.auto.commit"),
+		autoCommitMs: s.int("auto.commit.interval.ms"), reset: s["auto.offset.reset"], sessionMs: s.int("session.timeout.ms"),
+		heartbeatMs: s.int("heartbeat.interval.ms"), maxPollMs: s.int("max.poll.interval.ms"), maxPollRecords: int(s.int("max.poll.records")),
+		fetchWaitMs: s.int("fetch.max.wait.ms"), maxPartBytes: int(s.int("max.partition.fetch.bytes")), instanceID: s["group.instance.id"],
+		manual: s["poll"] == "manual", requestTimeout: s.int("request.timeout.ms"), backoff: s.int("retry.backoff.ms"),
+	}
+	if cmd.Group == "" {
+		conf.autoCommit = false
+	}
+	k := &Consumer{c: c, Name: cmd.Name, Group: cmd.Group, conf: conf, alive: true, pos: map[*Partition]int64{},
+		resetting: map[*Partition]bool{}, fetching: map[int]bool{}, lastPoll: c.now}
+	k.node = c.net.add(cmd.Name, nil)
+	k.meta = newMetaView(c, k.node, conf.backoff, conf.requestTimeout, k.onMetadata, func() bool { return k.alive })
+	c.consumers[cmd.Name] = k
+	c.clients = append(c.clients, k)
+	if cmd.Group != "" {
+		k.member = newMember(k)
+	}
+	return nil
+}
+
+func (k *Consumer) clientName() string { return k.Name }
+
+// after runs fn in d ms if the consumer is still the same live process.
+func (k *Consumer) after(d int64, fn func()) {
+	inc := k.inc
+	k.c.after(d, func() {
+		if k.alive && k.inc == inc {
+			fn()
+		}
+	})
+}
+
+// send sends a request from the consumer; the reply callback runs only if
+// the consumer is still alive.
+func (k *Consumer) send(to *Broker, kind string, deliver func(), refused func()) {
+	inc := k.inc
+	guard := func(fn func()) func() {
+		if fn == nil {
+			return nil
+		}
+		return func() {
+			if k.alive && k.inc == inc {
+				fn()
+			}
+		}
+	}
+	k.c.net.send(k.node, to.node, kind, deliver, guard(refused))
+}
+
+// reply sends a broker's response to the consumer.
+func (k *Consumer) reply(from *Broker, kind string, fn func()) {
+	inc := k.inc
+	k.c.net.send(from.node, k.node, kind, func() {
+		if k.alive && k.inc == inc {
+			fn()
+		}
+	}, nil)
+}
+
+// assign sets a manual assignment (KafkaConsumer.assign).
+func (k *Consumer) assign(parts []*Partition) {
+	k.setAssignment(parts)
+	for _, p := range parts {
+		k.meta.want(p.Topic.Name)
+	}
+	k.pump()
+}
+
+// setAssignment changes the owned partitions, dropping positions of
+// partitions no longer owned.
+func (k *Consumer) setAssignment(parts []*Partition) {
+	keep := map[*Partition]bool{}
+	for _, p := range parts {
+		keep[p] = true
+	}
+	for p := range k.pos {
+		if !keep[p] {
+			delete(k.pos, p)
+		}
+	}
+	k.assigned = append([]*Partition(nil), parts...)
+	sort.Slice(k.assigned, func(i, j int) bool { return partLess(k.assigned[i], k.assigned[j]) })
+	if len(k.buffer) > 0 {
+		kept := k.buffer[:0]
+		for _, br := range k.buffer {
+			if keep[br.p] {
+				kept = append(kept, br)
+			}
+		}
+		k.buffer = kept
+	}
+}
+
+func partLess(a, b *Partition) bool {
+	if a.Topic.Name != b.Topic.Name {
+		return a.Topic.Name < b.Topic.Name
+	}
+	return a.ID < b.ID
+}
+
+func (k *Consumer) onMetadata() { k.pump() }
+
+// pump starts whatever the consumer needs next: positions for new
+// partitions, then fetches to each leader.
+func (k *Consumer) pump() {
+	if !k.alive || (k.member != nil && !k.member.canFetch()) {
+		return
+	}
+	for _, p := range k.assigned {
+		if _, ok := k.pos[p]; !ok && !k.resetting[p] {
+			k.initPosition(p)
+		}
+	}
+	if k.conf.manual && len(k.buffer) >= maxBuffered {
+		return
+	}
+	leaders := map[int][]fetchPart{}
+	var order []int
+	for _, p := range k.assigned {
+		pos, ok := k.pos[p]
+		if !ok || (k.member != nil && !k.member.fetchable(p)) {
+			continue
+		}
+		l := k.meta.leader(p)
+		if l < 0 {
+			k.meta.refresh()
+			continue
+		}
+		if k.fetching[l] {
+			continue
+		}
+		if leaders[l] == nil {
+			order = append(order, l)
+		}
+		leaders[l] = append(leaders[l], fetchPart{p: p, offset: pos, epoch: -1})
+	}
+	for _, l := range order {
+		k.fetch(l, leaders[l])
+	}
+}
+
+// initPosition finds where to start in p: the committed offset (groups),
+// else auto.offset.reset via ListOffsets.
+func (k *Consumer) initPosition(p *Partition) {
+	if k.member != nil && k.member.fetchCommitted(p) {
+		return
+	}
+	k.resetPosition(p)
+}
+
+// resetPosition applies auto.offset.reset by asking the leader for its log
+// start (earliest) or high watermark (latest) with ListOffsets.
+func (k *Consumer) resetPosition(p *Partition) {
+	c := k.c
+	if k.conf.reset == "none" {
+		c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Error: "NoOffsetForPartitionException", Detail: "no committed offset and auto.offset.reset=none"})
+		return
+	}
+	l := k.meta.leader(p)
+	b := c.Broker(l)
+	if b == nil {
+		k.meta.refresh()
+		return
+	}
+	k.resetting[p] = true
+	retry := func() {
+		delete(k.resetting, p)
+		k.after(k.conf.backoff, k.pump)
+	}
+	k.send(b, "ListOffsets", func() {
+		off, errName := int64(-1), ""
+		if r, e := b.leaderFor(p); e != "" {
+			errName = e
+		} else if k.conf.reset == "earliest" {
+			off = r.log.StartOffset()
+		} else {
+			off = r.hw
+		}
+		k.reply(b, "ListOffsetsResponse", func() {
+			if errName != "" || !k.owns(p) {
+				if errName != "" {
+					k.meta.refresh()
+				}
+				retry()
+				return
+			}
+			delete(k.resetting, p)
+			k.pos[p] = off
+			c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Offset: off, Detail: fmt.Sprintf("position reset to %d (auto.offset.reset=%s)", off, k.conf.reset)})
+			k.pump()
+		})
+	}, retry)
+}
+
+func (k *Consumer) owns(p *Partition) bool {
+	for _, x := range k.assigned {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
+// fetch sends one Fetch to leader l for parts.
+func (k *Consumer) fetch(l int, parts []fetchPart) {
+	c := k.c
+	b := c.Broker(l)
+	k.fetching[l] = true
+	done := false
+	finish := func() bool {
+		if done {
+			return false
+		}
+		done = true
+		k.fetching[l] = false
+		return true
+	}
+	k.send(b, "Fetch", func() {
+		pf := &parkedFetch{replica: -1, parts: parts, maxBytes: k.conf.maxPartBytes * len(parts), respond: func(res []fetchResult) {
+			k.reply(b, "FetchResponse", func() {
+				if finish() {
+					k.onFetch(parts, res)
+					k.pump()
+				}
+			})
+		}}
+		b.serveFetch(pf, k.conf.fetchWaitMs)
+	}, func() {
+		if finish() {
+			k.meta.refresh()
+			k.after(k.conf.backoff, k.pump)
+		}
+	})
+	k.after(k.conf.requestTimeout, func() {
+		if finish() {
+			k.meta.refresh()
+			k.pump()
+		}
+	})
+}
+
+// onFetch takes records at or after each position (a fetch returns whole
+// batches) and hands them to the application.
+func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
+	for i, fr := range res {
+		p := fr.p
+		pos, ok := k.pos[p]
+		if !ok || pos != parts[i].offset || !k.owns(p) {
+			continue
+		}
+		switch fr.err {
+		case "":
+		case "OFFSET_OUT_OF_RANGE":
+			k.c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Offset: pos, Error: fr.err, Detail: fmt.Sprintf("offset %d out of range: reset (auto.offset.reset=%s)", pos, k.conf.reset)})
+			delete(k.pos, p)
+			continue
+		default:
+			k.meta.refresh()
+			continue
+		}
+		for _, bt := range fr.batches {
+			for j, rec := range bt.Records {
+				off := bt.BaseOffset + int64(j)
+				if off < pos {
+					continue
+				}
+				k.buffer = append(k.buffer, bufRecord{p: p, offset: off, rec: rec})
+				pos = off + 1
+			}
+		}
+		k.pos[p] = pos
+	}
+	if !k.conf.manual {
+		k.deliver(len(k.buffer))
+	}
+}
+
+// deliver returns up to n buffered records to the application (the end of
+// a poll), runs auto-commit if due, and records each delivery.
+func (k *Consumer) deliver(n int) int {
+	c := k.c
+	k.lastPoll = c.now
+	if n > len(k.buffer) {
+		n = len(k.buffer)
+	}
+	recs := k.buffer[:n]
+	for i := 0; i < n; {
+		j := i
+		for j < n && recs[j].p == recs[i].p {
+			c.history.consume(Delivery{Consumer: k.Name, Group: k.Group, Partition: recs[j].p.Name, Offset: recs[j].offset, Value: recs[j].rec.Value, At: c.now})
+			j++
+		}
+		if !c.quiet {
+			rs := make([]log.Record, 0, j-i)
+			for _, br := range recs[i:j] {
+				rs = append(rs, br.rec)
+			}
+			c.emit(Event{Type: EvConsume, Consumer: k.Name, Group: k.Group, Partition: recs[i].p.Name, Offset: recs[i].offset, Records: rs})
+		}
+		i = j
+	}
+	k.polled += n
+	k.buffer = append(k.buffer[:0], k.buffer[n:]...)
+	if k.member != nil {
+		k.member.onPoll(recs[:0:0])
+	}
+	return n
+}

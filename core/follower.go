@@ -1,0 +1,225 @@
+package core
+
+import (
+	"fmt"
+
+	"github.com/kafkasim/kafkasim/core/log"
+)
+
+const (
+	replicaFetchBackoffMs = 1000  // replica.fetch.backoff.ms
+	replicaSocketTimeout  = 30000 // replica.socket.timeout.ms
+)
+
+// becomeFollower is Partition.makeFollower plus the fetcher's first step:
+// before 0.11 the replica truncates to its own high watermark at once
+// (ReplicaManager.makeFollowers@0.10.2, the cause of KIP-101's data loss);
+// from 0.11 it asks the leader where its last epoch ended
+// (OffsetsForLeaderEpoch) and truncates there.
+func (r *Replica) becomeFollower(st pstate) {
+	leaderChanged := r.leader != st.leader
+	r.failWaiting("NOT_LEADER_OR_FOLLOWER")
+	wasLeader := r.role == roleLeader
+	r.role, r.leader, r.epoch = roleFollower, st.leader, st.epoch
+	r.isr, r.pending, r.followers = nil, nil, nil
+	b := r.b
+	if wasLeader {
+		b.c.emit(Event{Type: EvInfo, Partition: r.p.Name, Broker: b.ID, Epoch: st.epoch, Detail: fmt.Sprintf("%s becomes a follower of %d (epoch %d)", r.name(), st.leader, st.epoch)})
+	}
+	if st.leader == -1 {
+		r.follow = followIdle
+		return
+	}
+	if !b.c.preset.leaderEpochs {
+		if leaderChanged || wasLeader {
+			r.truncate(r.hw, fmt.Sprintf("new leader %d: truncate to own high watermark %d (pre-KIP-101)", st.leader, r.hw))
+		}
+		r.follow = followFetching
+		b.fetchFrom(st.leader)
+		return
+	}
+	r.follow = followTruncating
+	b.queryEpoch(r)
+}
+
+// queryEpoch sends OffsetsForLeaderEpoch for the replica's latest epoch.
+func (b *Broker) queryEpoch(r *Replica) {
+	latest, ok := r.epochs.Latest()
+	if !ok {
+		r.follow = followFetching // empty log: nothing to truncate
+		b.fetchFrom(r.leader)
+		return
+	}
+	lb := b.c.Broker(r.leader)
+	if lb == nil {
+		return
+	}
+	epoch, inc := r.epoch, b.incarnation
+	retry := func() {
+		b.after(replicaFetchBackoffMs, func() {
+			if r.role == roleFollower && r.epoch == epoch && r.follow == followTruncating {
+				b.queryEpoch(r)
+			}
+		})
+	}
+	b.send(lb.node, "OffsetsForLeaderEpoch", func() {
+		lr := lb.replicas[r.p]
+		found, end, errName := int32(-1), int64(-1), ""
+		switch {
+		case lr == nil || lr.role != roleLeader:
+			errName = "NOT_LEADER_OR_FOLLOWER"
+		case lr.epoch < epoch:
+			errName = "UNKNOWN_LEADER_EPOCH"
+		case lr.epoch > epoch:
+			errName = "FENCED_LEADER_EPOCH"
+		default:
+			found, end = lr.epochs.EndOffsetFor(latest, lr.log.LEO())
+		}
+		lb.replyTo(b, "OffsetsForLeaderEpochResponse", func() {
+			if r.role != roleFollower || r.epoch != epoch || r.follow != followTruncating {
+				return
+			}
+			if errName != "" {
+				retry()
+				return
+			}
+			r.truncateToEpoch(latest, found, end)
+			r.follow = followFetching
+			b.fetchFrom(r.leader)
+		})
+	}, func() { b.run(inc, retry) })
+}
+
+// truncateToEpoch truncates after the leader answered OffsetsForLeaderEpoch.
+// KIP-279 (2.0+): if the leader's answer is for an earlier epoch than asked,
+// the follower cuts at its own end of that epoch too.
+func (r *Replica) truncateToEpoch(asked, found int32, end int64) {
+	if found < 0 || end < 0 {
+		r.truncate(r.hw, fmt.Sprintf("leader has no epoch <= %d: truncate to high watermark %d", asked, r.hw))
+		return
+	}
+	to := min(end, r.log.LEO())
+	if found != asked && r.b.c.preset.indexLastOffset { // KIP-279 shipped in 2.0, with the 2.0 index change
+		_, own := r.epochs.EndOffsetFor(found, r.log.LEO())
+		to = min(to, own)
+	}
+	r.truncate(to, fmt.Sprintf("leader epoch %d ends at %d on the leader (OffsetsForLeaderEpoch)", found, end))
+}
+
+// fetcher is a follower broker's fetch session with one leader broker
+// (Kafka's ReplicaFetcherThread): one Fetch in flight at a time, covering
+// every partition this broker follows on that leader.
+type fetcher struct {
+	leader   int
+	inflight bool
+	seq      int
+}
+
+// fetchPart is one partition of a Fetch request.
+type fetchPart struct {
+	p      *Partition
+	offset int64
+	epoch  int32
+}
+
+// fetchResult is one partition of a Fetch response.
+type fetchResult struct {
+	p       *Partition
+	batches []*log.Batch
+	hw      int64
+	leo     int64
+	err     string
+}
+
+// fetchFrom sends the next Fetch to leader if none is in flight.
+func (b *Broker) fetchFrom(leader int) {
+	lb := b.c.Broker(leader)
+	if lb == nil || b.state != stateUp {
+		return
+	}
+	f := b.fetchers[leader]
+	if f == nil {
+		f = &fetcher{leader: leader}
+		b.fetchers[leader] = f
+	}
+	if f.inflight {
+		return
+	}
+	var parts []fetchPart
+	for _, r := range b.sortedReplicas() {
+		if r.role == roleFollower && r.leader == leader && r.follow == followFetching {
+			parts = append(parts, fetchPart{p: r.p, offset: r.log.LEO(), epoch: r.epoch})
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	f.inflight = true
+	f.seq++
+	seq, inc := f.seq, b.incarnation
+	again := func(wait int64) {
+		b.run(inc, func() {
+			if f.seq == seq && f.inflight {
+				f.inflight = false
+				b.after(wait, func() { b.fetchFrom(leader) })
+			}
+		})
+	}
+	b.send(lb.node, "Fetch", func() {
+		lb.handleFetch(b, parts, func(res []fetchResult) {
+			lb.replyTo(b, "FetchResponse", func() {
+				if f.seq == seq && f.inflight {
+					f.inflight = false
+					b.onFetchResponse(leader, parts, res)
+					b.fetchFrom(leader)
+				}
+			})
+		})
+	}, func() { again(replicaFetchBackoffMs) })
+	b.after(replicaSocketTimeout, func() { again(0) })
+}
+
+// onFetchResponse appends what the leader sent and adopts its HW.
+func (b *Broker) onFetchResponse(leader int, parts []fetchPart, res []fetchResult) {
+	backoff := false
+	for i, fr := range res {
+		r := b.replicas[fr.p]
+		if r == nil || r.role != roleFollower || r.leader != leader || r.epoch != parts[i].epoch || r.follow != followFetching || r.log.LEO() != parts[i].offset {
+			continue
+		}
+		switch fr.err {
+		case "":
+		case "OFFSET_OUT_OF_RANGE":
+			// The follower is ahead of the leader (an unclean election, or pre-0.11
+			// divergence): ReplicaFetcherThread.handleOffsetOutOfRange truncates to the leader's end.
+			if fr.leo < r.log.LEO() {
+				r.truncate(fr.leo, fmt.Sprintf("follower ahead of leader %d (LEO %d): truncate to the leader's end", leader, fr.leo))
+			}
+			continue
+		default:
+			backoff = true
+			continue
+		}
+		for _, bt := range fr.batches {
+			if bt.BaseOffset != r.log.LEO() {
+				continue
+			}
+			if err := r.append(bt); err != nil {
+				break
+			}
+		}
+		r.setHW(min(fr.hw, r.log.LEO()))
+	}
+	if backoff {
+		if f := b.fetchers[leader]; f != nil {
+			f.inflight = true // hold the session for the backoff
+			seq := f.seq
+			b.after(replicaFetchBackoffMs, func() {
+				if f.seq == seq {
+					f.inflight = false
+					b.fetchFrom(leader)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package core
+
+// SentRecord is one record a simulated producer was asked to send, and
+// what became of it. Records are known by their value.
+type SentRecord struct {
+	ID        int // index in History.Sent
+	Producer  string
+	Value     string
+	Partition string // "" until the partitioner chose one
+	Acks      int    // the producer's acks setting (0, 1, -1)
+	Idem      bool   // sent by an idempotent producer
+	Offset    int64  // acked offset; -1 if unknown (acks=0, or not acked)
+	Acked     bool
+	Err       string // final error if it failed
+	AckedAt   int64
+}
+
+// Delivery is one record a consumer's poll returned.
+type Delivery struct {
+	Consumer  string
+	Group     string
+	Partition string
+	Offset    int64
+	Value     string
+	At        int64
+}
+
+// History is what clients observed. The checker and the scenario's
+// expectations read it. It is bounded by MaxHistory records; past that,
+// older entries are not kept (and Truncated says so).
+type History struct {
+	Sent      []SentRecord
+	acked     map[string][]int // producer -> record ids in ack order
+	failed    map[string][]int
+	Consumed  []Delivery
+	Truncated bool
+	off       bool
+}
+
+// MaxHistory bounds History.Sent and History.Consumed.
+const MaxHistory = 5_000_000
+
+func newHistory() *History {
+	return &History{acked: map[string][]int{}, failed: map[string][]int{}}
+}
+
+func (h *History) send(producer, value string, acks int, idem bool) int {
+	if h.off || len(h.Sent) >= MaxHistory {
+		h.Truncated = h.Truncated || !h.off
+		return -1
+	}
+	id := len(h.Sent)
+	h.Sent = append(h.Sent, SentRecord{ID: id, Producer: producer, Value: value, Acks: acks, Idem: idem, Offset: -1})
+	return id
+}
+
+func (h *History) setPartition(id int, p string) {
+	if id >= 0 {
+		h.Sent[id].Partition = p
+	}
+}
+
+func (h *History) ack(id int, offset, at int64) {
+	if id < 0 || h.Sent[id].Acked {
+		return
+	}
+	s := &h.Sent[id]
+	s.Acked, s.Offset, s.AckedAt = true, offset, at
+	h.acked[s.Producer] = append(h.acked[s.Producer], id)
+}
+
+func (h *History) fail(id int, err string) {
+	if id < 0 || h.Sent[id].Acked {
+		return
+	}
+	h.Sent[id].Err = err
+	h.failed[h.Sent[id].Producer] = append(h.failed[h.Sent[id].Producer], id)
+}
+
+func (h *History) consume(d Delivery) {
+	if h.off || len(h.Consumed) >= MaxHistory {
+		h.Truncated = h.Truncated || !h.off
+		return
+	}
+	h.Consumed = append(h.Consumed, d)
+}
+
+// Acked returns the values a producer was told succeeded, in ack order.
+func (h *History) Acked(producer string) []string {
+	var out []string
+	for _, id := range h.acked[producer] {
+		out = append(out, h.Sent[id].Value)
+	}
+	return out
+}
+
+// Failed returns the final error of the record with this value sent by
+// producer ("" if none failed).
+func (h *History) Failed(producer, value string) string {
+	for _, id := range h.failed[producer] {
+		if h.Sent[id].Value == value {
+			return h.Sent[id].Err
+		}
+	}
+	return ""
+}
+
+// ConsumedBy returns the values a consumer's polls returned, in order.
+func (h *History) ConsumedBy(consumer string) []string {
+	var out []string
+	for _, d := range h.Consumed {
+		if d.Consumer == consumer {
+			out = append(out, d.Value)
+		}
+	}
+	return out
+}

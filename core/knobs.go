@@ -1,0 +1,226 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// scope says which part of the model a knob configures.
+type scope uint8
+
+const (
+	scopeBroker scope = iota + 1
+	scopeTopic        // broker-wide default, overridable per topic
+	scopeProducer
+	scopeConsumer
+	scopeClient // both producers and consumers
+	scopeSim    // the simulator's own (network, OS)
+)
+
+// knob is one configuration key: Kafka's name, its base default (a preset
+// may override it) and its validator.
+type knob struct {
+	scope scope
+	def   string
+	check func(string) error
+}
+
+const never = "9223372036854775807" // Long.MAX_VALUE: Kafka's "never" for flush settings
+
+func intIn(lo, hi int64) func(string) error {
+	return func(s string) error {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return fmt.Errorf("want an integer, got %q", s)
+		}
+		if v < lo || v > hi {
+			return fmt.Errorf("%d out of range [%d, %d]", v, lo, hi)
+		}
+		return nil
+	}
+}
+
+func oneOf(vals ...string) func(string) error {
+	return func(s string) error {
+		for _, v := range vals {
+			if s == v {
+				return nil
+			}
+		}
+		return fmt.Errorf("got %q, want one of %s", s, strings.Join(vals, ", "))
+	}
+}
+
+func anyString(s string) error {
+	if len(s) > 255 {
+		return fmt.Errorf("longer than 255 bytes")
+	}
+	return nil
+}
+
+func assignorList(s string) error {
+	for _, a := range strings.Split(s, ",") {
+		if err := oneOf("range", "roundrobin", "sticky", "cooperative-sticky")(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var (
+	isBool   = oneOf("true", "false")
+	ms       = intIn(0, math.MaxInt64)
+	posInt   = intIn(1, math.MaxInt32)
+	bytesCfg = intIn(1, math.MaxInt32)
+	anyLong  = intIn(-1, math.MaxInt64)
+	day7     = "604800000"
+)
+
+// knobs is every key `set`, topic configs and client configs accept.
+var knobs = map[string]knob{
+	// brokers and topics
+	"min.insync.replicas":                           {scopeTopic, "1", posInt},
+	"unclean.leader.election.enable":                {scopeTopic, "false", isBool},
+	"log.segment.bytes":                             {scopeTopic, "1073741824", intIn(14, math.MaxInt32)},
+	"log.index.interval.bytes":                      {scopeTopic, "4096", intIn(0, math.MaxInt32)},
+	"log.roll.ms":                                   {scopeTopic, day7, intIn(1, math.MaxInt64)},
+	"log.retention.ms":                              {scopeTopic, day7, anyLong},
+	"log.retention.bytes":                           {scopeTopic, "-1", anyLong},
+	"log.flush.interval.messages":                   {scopeTopic, never, intIn(1, math.MaxInt64)},
+	"log.flush.interval.ms":                         {scopeTopic, never, ms},
+	"replica.lag.time.max.ms":                       {scopeBroker, "30000", intIn(1, math.MaxInt32)},
+	"replica.lag.max.messages":                      {scopeBroker, "0", intIn(0, math.MaxInt32)},
+	"replica.fetch.wait.max.ms":                     {scopeBroker, "500", intIn(0, math.MaxInt32)},
+	"replica.fetch.max.bytes":                       {scopeBroker, "1048576", bytesCfg},
+	"replica.high.watermark.checkpoint.interval.ms": {scopeBroker, "5000", intIn(1, math.MaxInt32)},
+	"log.retention.check.interval.ms":               {scopeBroker, "300000", intIn(1, math.MaxInt32)},
+	"auto.leader.rebalance.enable":                  {scopeBroker, "true", isBool},
+	"leader.imbalance.check.interval.seconds":       {scopeBroker, "300", intIn(1, math.MaxInt32)},
+	"leader.imbalance.per.broker.percentage":        {scopeBroker, "10", intIn(0, 100)},
+	"zookeeper.session.timeout.ms":                  {scopeBroker, "18000", intIn(1, math.MaxInt32)},
+	"broker.session.timeout.ms":                     {scopeBroker, "9000", intIn(1, math.MaxInt32)},
+	"broker.heartbeat.interval.ms":                  {scopeBroker, "2000", intIn(1, math.MaxInt32)},
+	"offsets.topic.num.partitions":                  {scopeBroker, "50", intIn(1, 1000)},
+	"offsets.topic.replication.factor":              {scopeBroker, "3", intIn(1, 64)},
+	"offsets.commit.timeout.ms":                     {scopeBroker, "5000", intIn(1, math.MaxInt32)},
+	"group.initial.rebalance.delay.ms":              {scopeBroker, "3000", intIn(0, math.MaxInt32)},
+	"group.min.session.timeout.ms":                  {scopeBroker, "6000", intIn(0, math.MaxInt32)},
+	"group.max.session.timeout.ms":                  {scopeBroker, "1800000", intIn(0, math.MaxInt32)},
+	"num.partitions":                                {scopeBroker, "1", intIn(1, 10000)},
+	"default.replication.factor":                    {scopeBroker, "1", intIn(1, 64)},
+	"auto.create.topics.enable":                     {scopeBroker, "true", isBool},
+	// clients
+	"request.timeout.ms":                    {scopeClient, "30000", intIn(1, math.MaxInt32)},
+	"retry.backoff.ms":                      {scopeClient, "100", intIn(0, math.MaxInt32)},
+	"metadata.max.age.ms":                   {scopeClient, "300000", intIn(0, math.MaxInt32)},
+	"acks":                                  {scopeProducer, "all", oneOf("0", "1", "all", "-1")},
+	"retries":                               {scopeProducer, "2147483647", intIn(0, math.MaxInt32)},
+	"max.in.flight.requests.per.connection": {scopeProducer, "5", posInt},
+	"enable.idempotence":                    {scopeProducer, "true", isBool},
+	"linger.ms":                             {scopeProducer, "0", intIn(0, math.MaxInt32)},
+	"batch.size":                            {scopeProducer, "16384", intIn(0, math.MaxInt32)},
+	"delivery.timeout.ms":                   {scopeProducer, "120000", intIn(0, math.MaxInt32)},
+	"partitioner":                           {scopeProducer, "default", oneOf("default", "roundrobin", "sticky", "uniform")},
+	"partition.assignment.strategy":         {scopeConsumer, "range", assignorList},
+	"enable.auto.commit":                    {scopeConsumer, "true", isBool},
+	"auto.commit.interval.ms":               {scopeConsumer, "5000", intIn(0, math.MaxInt32)},
+	"auto.offset.reset":                     {scopeConsumer, "latest", oneOf("earliest", "latest", "none")},
+	"session.timeout.ms":                    {scopeConsumer, "45000", intIn(1, math.MaxInt32)},
+	"heartbeat.interval.ms":                 {scopeConsumer, "3000", intIn(1, math.MaxInt32)},
+	"max.poll.interval.ms":                  {scopeConsumer, "300000", intIn(1, math.MaxInt32)},
+	"max.poll.records":                      {scopeConsumer, "500", posInt},
+	"fetch.max.wait.ms":                     {scopeConsumer, "500", intIn(0, math.MaxInt32)},
+	"fetch.min.bytes":                       {scopeConsumer, "1", intIn(0, math.MaxInt32)},
+	"max.partition.fetch.bytes":             {scopeConsumer, "1048576", bytesCfg},
+	"group.instance.id":                     {scopeConsumer, "", anyString},
+	"poll":                                  {scopeConsumer, "auto", oneOf("auto", "manual")},
+	// the simulator's own
+	"net.latency.ms":           {scopeSim, "2", intIn(0, 3600000)},
+	"net.jitter.ms":            {scopeSim, "0", intIn(0, 3600000)},
+	"os.dirty.expire.ms":       {scopeSim, "30000", intIn(0, math.MaxInt32)},
+	"os.writeback.interval.ms": {scopeSim, "5000", intIn(1, math.MaxInt32)},
+}
+
+// topicAliases maps topic-level config names to their broker-wide defaults.
+var topicAliases = map[string]string{
+	"segment.bytes":        "log.segment.bytes",
+	"index.interval.bytes": "log.index.interval.bytes",
+	"segment.ms":           "log.roll.ms",
+	"retention.ms":         "log.retention.ms",
+	"retention.bytes":      "log.retention.bytes",
+	"flush.messages":       "log.flush.interval.messages",
+	"flush.ms":             "log.flush.interval.ms",
+}
+
+// canonical resolves aliases and validates key and value for the scopes allowed.
+func canonical(key, value string, allowed ...scope) (string, error) {
+	if k, ok := topicAliases[key]; ok {
+		key = k
+	}
+	kn, ok := knobs[key]
+	if !ok {
+		return "", fmt.Errorf("unknown config %q", key)
+	}
+	if len(allowed) > 0 && !scopeIn(kn.scope, allowed) {
+		return "", fmt.Errorf("config %q cannot be set here", key)
+	}
+	if err := kn.check(value); err != nil {
+		return "", fmt.Errorf("config %s: %v", key, err)
+	}
+	return key, nil
+}
+
+func scopeIn(s scope, allowed []scope) bool {
+	for _, a := range allowed {
+		if s == a || (a == scopeProducer || a == scopeConsumer) && s == scopeClient {
+			return true
+		}
+	}
+	return false
+}
+
+// settings is a resolved set of config values: defaults, then the preset,
+// then `set`, then per-entity overrides. Values are always valid.
+type settings map[string]string
+
+func baseSettings(p *preset) settings {
+	s := settings{}
+	for k, kn := range knobs {
+		s[k] = kn.def
+	}
+	for k, v := range p.defaults {
+		s[k] = v
+	}
+	return s
+}
+
+// with returns a copy of s with validated overrides applied in sorted order.
+func (s settings) with(over map[string]string, allowed ...scope) (settings, error) {
+	out := make(settings, len(s))
+	for k, v := range s {
+		out[k] = v
+	}
+	keys := make([]string, 0, len(over))
+	for k := range over {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ck, err := canonical(k, over[k], allowed...)
+		if err != nil {
+			return nil, err
+		}
+		out[ck] = over[k]
+	}
+	return out, nil
+}
+
+func (s settings) int(k string) int64 {
+	v, _ := strconv.ParseInt(s[k], 10, 64)
+	return v
+}
+
+func (s settings) bool(k string) bool { return s[k] == "true" }

@@ -1,0 +1,272 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+)
+
+// onLeaderAndIsr applies partition states from the controller: the
+// metadata cache for all of them, and role changes for the partitions this
+// broker hosts (ReplicaManager.becomeLeaderOrFollower).
+func (b *Broker) onLeaderAndIsr(ups []partUpdate, ctrlEpoch int) {
+	if ctrlEpoch < b.ctrlEpoch {
+		return // a deposed controller
+	}
+	b.ctrlEpoch = ctrlEpoch
+	for _, u := range ups {
+		if old, ok := b.cache[u.p]; ok && (u.st.epoch < old.epoch || u.st.epoch == old.epoch && u.st.version < old.version) {
+			continue // stale
+		}
+		b.cache[u.p] = u.st
+		if contains(u.p.Replicas, b.ID) {
+			b.applyState(u.p, u.st)
+		}
+	}
+	b.c.wakeClients()
+}
+
+func (b *Broker) applyState(p *Partition, st pstate) {
+	r := b.replicas[p]
+	if r == nil {
+		r = newReplica(b, p, b.c.now)
+		b.replicas[p] = r
+	}
+	switch {
+	case st.leader == b.ID && (r.role != roleLeader || r.epoch != st.epoch):
+		r.becomeLeader(st)
+	case st.leader == b.ID:
+		r.isr, r.version = append([]int(nil), st.isr...), st.version
+		r.maybeAdvanceHW()
+	case r.role != roleFollower || r.leader != st.leader || r.epoch != st.epoch:
+		r.becomeFollower(st)
+	}
+}
+
+// becomeLeader is Partition.makeLeader: the replica starts a new leader
+// epoch at its LEO, forgets what it knew of followers (LEO unknown), and
+// keeps its high watermark until followers report in.
+func (r *Replica) becomeLeader(st pstate) {
+	c := r.b.c
+	r.failWaiting("NOT_LEADER_OR_FOLLOWER")
+	r.role, r.leader, r.epoch, r.follow = roleLeader, r.b.ID, st.epoch, followIdle
+	r.isr, r.version, r.pending = append([]int(nil), st.isr...), st.version, nil
+	if c.preset.leaderEpochs {
+		r.epochs.Assign(st.epoch, r.log.LEO())
+	}
+	r.followers = map[int]*followerState{}
+	for _, id := range r.p.Replicas {
+		if id == r.b.ID {
+			continue
+		}
+		fs := &followerState{leo: -1}
+		if contains(st.isr, id) {
+			fs.lastCaughtUp = c.now
+		}
+		r.followers[id] = fs
+	}
+	c.emit(Event{Type: EvInfo, Partition: r.p.Name, Broker: r.b.ID, Epoch: st.epoch, Detail: fmt.Sprintf("%s becomes leader (epoch %d, LEO %d, HW %d)", r.name(), st.epoch, r.log.LEO(), r.hw)})
+	r.maybeAdvanceHW()
+}
+
+// epochStart is the offset where the leader's current epoch began.
+func (r *Replica) epochStart() int64 {
+	if !r.b.c.preset.leaderEpochs {
+		return 0
+	}
+	for _, e := range r.epochs.Entries() {
+		if e.Epoch == r.epoch {
+			return e.StartOffset
+		}
+	}
+	return r.log.LEO()
+}
+
+// maximalISR is the ISR plus any replicas being added (AlterPartition's
+// "maximal ISR"): the HW waits for them too.
+func (r *Replica) maximalISR() []int {
+	out := r.isr
+	for _, id := range r.pending {
+		if !contains(out, id) {
+			out = append(append([]int(nil), out...), id)
+		}
+	}
+	return out
+}
+
+// maybeAdvanceHW is Partition.maybeIncrementLeaderHW: the HW is the
+// smallest LEO over the maximal ISR; 3.7+ holds it while the ISR is below
+// min.insync.replicas (KAFKA-15583).
+func (r *Replica) maybeAdvanceHW() {
+	if r.role != roleLeader {
+		return
+	}
+	if r.b.c.preset.minIsrHoldsHW && len(r.isr) < r.p.Topic.conf.minISR {
+		return
+	}
+	hw := r.log.LEO()
+	for _, id := range r.maximalISR() {
+		if fs := r.followers[id]; fs != nil && fs.leo < hw {
+			hw = fs.leo
+		}
+	}
+	if hw <= r.hw {
+		return
+	}
+	r.setHW(hw)
+	r.completeWaiting()
+	r.b.wakeParked(r.p, true)
+}
+
+// updateFollower records a follower's fetch (Replica.updateFetchState): the
+// fetch offset is its LEO; it is caught up if it asked for the leader's LEO,
+// or for at least what the leader's LEO was at its previous fetch.
+func (r *Replica) updateFollower(id int, offset int64) {
+	fs := r.followers[id]
+	if fs == nil {
+		return
+	}
+	now, leo := r.b.c.now, r.log.LEO()
+	if offset >= leo {
+		fs.lastCaughtUp = max(fs.lastCaughtUp, now)
+	} else if offset >= fs.lastFetchLeaderLEO {
+		fs.lastCaughtUp = max(fs.lastCaughtUp, fs.lastFetch)
+	}
+	fs.leo, fs.lastFetchLeaderLEO, fs.lastFetch = offset, leo, now
+	r.maybeExpandISR(id)
+	r.maybeAdvanceHW()
+}
+
+// maybeExpandISR adds a follower that caught up: LEO >= HW and >= the start
+// of the leader's epoch (Partition.isFollowerInSync).
+func (r *Replica) maybeExpandISR(id int) {
+	fs := r.followers[id]
+	if contains(r.isr, id) || r.pending != nil || fs.leo < r.hw || fs.leo < r.epochStart() {
+		return
+	}
+	r.requestISR(append(append([]int(nil), r.isr...), id), fmt.Sprintf("expand: %d caught up (LEO %d >= HW %d)", id, fs.leo, r.hw))
+}
+
+// checkISR is the leader's periodic ISR shrink (every
+// replica.lag.time.max.ms / 2).
+func (b *Broker) checkISR() {
+	for _, r := range b.sortedReplicas() {
+		if r.role == roleLeader && r.pending == nil {
+			r.maybeShrinkISR()
+		}
+	}
+}
+
+func (r *Replica) maybeShrinkISR() {
+	var keep, out []int
+	var why []string
+	for _, id := range r.isr {
+		fs := r.followers[id]
+		if id == r.b.ID || fs == nil {
+			keep = append(keep, id)
+			continue
+		}
+		if reason := r.outOfSync(fs); reason != "" {
+			out = append(out, id)
+			why = append(why, fmt.Sprintf("%d %s", id, reason))
+			continue
+		}
+		keep = append(keep, id)
+	}
+	if len(out) > 0 {
+		r.requestISR(keep, "shrink: "+joinStrings(why, "; "))
+	}
+}
+
+// outOfSync says why a follower is out of sync, or "". Since 0.9 a
+// follower is out of sync when it has not caught up for
+// replica.lag.time.max.ms; 0.8 used the time since its last fetch and
+// replica.lag.max.messages.
+func (r *Replica) outOfSync(fs *followerState) string {
+	c := r.b.c
+	now, leo, lag := c.now, r.log.LEO(), c.bc.lagTimeMs
+	if c.preset.lagMessages {
+		if now-fs.lastFetch > lag {
+			return fmt.Sprintf("has not fetched for %d ms (replica.lag.time.max.ms=%d)", now-fs.lastFetch, lag)
+		}
+		if max := c.bc.lagMaxMessages; max > 0 && leo-fs.leo > max {
+			return fmt.Sprintf("is %d messages behind (replica.lag.max.messages=%d)", leo-fs.leo, max)
+		}
+		return ""
+	}
+	if fs.leo != leo && now-fs.lastCaughtUp > lag {
+		return fmt.Sprintf("has not caught up for %d ms (replica.lag.time.max.ms=%d)", now-fs.lastCaughtUp, lag)
+	}
+	return ""
+}
+
+// requestISR asks the metadata service to change the ISR: before 2.7 the
+// leader writes the state znode itself; from 2.7 it sends AlterIsr
+// (AlterPartition) to the controller. The new ISR takes effect when the
+// write succeeds.
+func (r *Replica) requestISR(isr []int, why string) {
+	b, c := r.b, r.b.c
+	md := c.md
+	r.pending = isr
+	epoch, version, inc := r.epoch, r.version, b.incarnation
+	to, kind := md.node, "ZkSetIsr"
+	if md.kraft {
+		kind = "AlterPartition"
+	} else if c.preset.alterIsr {
+		kind = "AlterIsr"
+		if to = md.ctrlNode(); to == nil {
+			r.pending = nil
+			return
+		}
+	}
+	done := false
+	b.send(to, kind, func() {
+		v, errName := md.alterISR(r.p, b.ID, epoch, version, isr)
+		if errName == "" {
+			md.afterISRChange(r.p, b.ID)
+		}
+		c.net.send(to, b.node, kind+"Response", func() {
+			b.run(inc, func() {
+				done = true
+				r.isrResult(epoch, isr, v, errName, why)
+			})
+		}, nil)
+	}, nil)
+	b.after(c.bc.offsetsCommitMs*2, func() { // no answer: forget it, the next check retries
+		if !done && r.role == roleLeader && r.epoch == epoch {
+			r.pending = nil
+		}
+	})
+}
+
+func (r *Replica) isrResult(epoch int32, isr []int, version int32, errName, why string) {
+	if r.role != roleLeader || r.epoch != epoch {
+		return
+	}
+	r.pending = nil
+	c := r.b.c
+	if errName != "" {
+		c.emit(Event{Type: EvInfo, Partition: r.p.Name, Broker: r.b.ID, Error: errName, Detail: "ISR change rejected: " + errName})
+		return
+	}
+	r.isr, r.version = isr, version
+	c.emit(Event{Type: EvISR, Partition: r.p.Name, Broker: r.b.ID, ISR: sortedCopy(isr), Detail: why})
+	r.maybeAdvanceHW()
+	r.completeWaiting()
+}
+
+func sortedCopy(v []int) []int {
+	out := append([]int(nil), v...)
+	sort.Ints(out)
+	return out
+}
+
+func joinStrings(v []string, sep string) string {
+	out := ""
+	for i, s := range v {
+		if i > 0 {
+			out += sep
+		}
+		out += s
+	}
+	return out
+}

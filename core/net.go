@@ -1,0 +1,183 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+)
+
+// node is a host on the simulated network: a broker, a client, or the
+// metadata service ("zk" or "controller").
+type node struct {
+	id     int
+	name   string
+	broker *Broker // set for brokers
+}
+
+// link is the one-way path between two hosts. Delivery on a link is FIFO,
+// like a TCP connection: deliverAt never goes below the previous message's.
+type link struct {
+	delay       int64 // extra one-way latency from `net delay`
+	drop        int   // drop the next drop messages
+	dropAll     bool  // drop everything until heal
+	lastDeliver int64
+}
+
+// message is one request or response on the wire.
+type message struct {
+	id        uint64
+	from, to  *node
+	kind      string
+	sentAt    int64
+	deliverAt int64
+	dropped   string // why it will be dropped, decided at send time
+	deliver   func()
+	refused   func() // run at the sender if the receiver's process is dead (TCP reset)
+}
+
+// network holds the hosts, links and the current split.
+type network struct {
+	c      *Cluster
+	nodes  []*node
+	byName map[string]*node
+	links  map[[2]int]*link
+	group  map[int]int // host -> split group (1-based); absent = reaches all
+	seq    uint64
+}
+
+func (n *network) init(c *Cluster) {
+	n.c = c
+	n.byName = map[string]*node{}
+	n.links = map[[2]int]*link{}
+	n.group = map[int]int{}
+}
+
+func (n *network) add(name string, b *Broker) *node {
+	nd := &node{id: len(n.nodes), name: name, broker: b}
+	n.nodes = append(n.nodes, nd)
+	n.byName[name] = nd
+	return nd
+}
+
+func (n *network) link(from, to *node) *link {
+	k := [2]int{from.id, to.id}
+	l := n.links[k]
+	if l == nil {
+		l = &link{}
+		n.links[k] = l
+	}
+	return l
+}
+
+// cut reports whether a split separates from and to.
+func (n *network) cut(from, to *node) bool {
+	g1, ok1 := n.group[from.id]
+	g2, ok2 := n.group[to.id]
+	return ok1 && ok2 && g1 != g2
+}
+
+// send puts a message on the wire. deliver runs at the receiver when it
+// arrives (later, if the receiver is paused); refused runs back at the
+// sender if the receiver's process is dead.
+func (n *network) send(from, to *node, kind string, deliver, refused func()) {
+	c := n.c
+	l := n.link(from, to)
+	lat := c.bc.latency + l.delay
+	if c.bc.jitter > 0 {
+		lat += c.rng.int63n(c.bc.jitter + 1)
+	}
+	at := c.now + lat
+	if at < l.lastDeliver {
+		at = l.lastDeliver
+	}
+	l.lastDeliver = at
+	n.seq++
+	m := &message{id: n.seq, from: from, to: to, kind: kind, sentAt: c.now, deliverAt: at, deliver: deliver, refused: refused}
+	switch {
+	case l.dropAll:
+		m.dropped = "dropped (net drop)"
+	case l.drop > 0:
+		l.drop--
+		m.dropped = "dropped (net drop)"
+	}
+	c.emit(Event{Type: EvMsgSend, From: from.name, To: to.name, Msg: kind, MsgID: m.id, SentAt: m.sentAt, DeliverAt: at})
+	c.after(at-c.now, func() { n.arrive(m) })
+}
+
+func (n *network) arrive(m *message) {
+	c := n.c
+	switch {
+	case m.dropped != "":
+		n.drop(m, m.dropped)
+	case n.cut(m.from, m.to):
+		n.drop(m, "dropped (network split)")
+	case m.to.broker != nil && !m.to.broker.processUp():
+		b := m.to.broker
+		if b.state == stateCrashed && m.refused != nil && !n.cut(m.to, m.from) {
+			n.drop(m, "connection refused (broker down)")
+			back := c.bc.latency + n.link(m.to, m.from).delay
+			c.after(back, m.refused)
+			return
+		}
+		n.drop(m, "lost (broker down)")
+	case m.to.broker != nil && m.to.broker.state == statePaused:
+		m.to.broker.hold(m)
+	default:
+		m.deliver()
+	}
+}
+
+func (n *network) drop(m *message, why string) {
+	n.c.emit(Event{Type: EvMsgDrop, From: m.from.name, To: m.to.name, Msg: m.kind, MsgID: m.id, Detail: why})
+}
+
+// host resolves a host name used in net commands.
+func (n *network) host(name string) (*node, error) {
+	nd := n.byName[name]
+	if nd == nil {
+		return nil, fmt.Errorf("unknown host %q (hosts: %s)", name, strings.Join(n.names(), ", "))
+	}
+	return nd, nil
+}
+
+func (n *network) names() []string {
+	var s []string
+	for _, nd := range n.nodes {
+		s = append(s, nd.name)
+	}
+	return s
+}
+
+func (n *network) split(groups [][]string) error {
+	g := map[int]int{}
+	for i, grp := range groups {
+		for _, h := range grp {
+			nd, err := n.host(h)
+			if err != nil {
+				return err
+			}
+			if _, dup := g[nd.id]; dup {
+				return fmt.Errorf("host %s is in two groups", h)
+			}
+			g[nd.id] = i + 1
+		}
+	}
+	n.group = g
+	n.c.emit(Event{Type: EvNet, Detail: "split " + describeGroups(groups)})
+	return nil
+}
+
+func describeGroups(groups [][]string) string {
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		parts[i] = strings.Join(g, ",")
+	}
+	return strings.Join(parts, " | ")
+}
+
+func (n *network) heal() {
+	n.group = map[int]int{}
+	for _, l := range n.links { // order-free: no events, no randomness
+		l.delay, l.drop, l.dropAll = 0, 0, false
+	}
+	n.c.emit(Event{Type: EvNet, Detail: "heal"})
+}

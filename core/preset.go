@@ -1,0 +1,120 @@
+package core
+
+import "fmt"
+
+// DefaultVersion is the preset used when a cluster names none.
+const DefaultVersion = "4.0"
+
+// preset is a Kafka version's mechanisms and defaults (KAFKA-FACTS.md). A
+// preset only picks mechanisms and default values; every knob can still be
+// set on its own.
+type preset struct {
+	name        string
+	zk, kraft   bool   // metadata modes this version supports
+	defaultMeta string // zk or kraft
+	// leaderEpochs: KIP-101 (0.11+) epoch-based truncation; otherwise a
+	// new follower truncates to its own high watermark (ReplicaManager.makeFollowers@0.10.2).
+	leaderEpochs bool
+	// lagMessages: 0.8's replica.lag.max.messages ISR rule and its
+	// "stuck follower" meaning of replica.lag.time.max.ms (removed 0.9, KAFKA-1546).
+	lagMessages bool
+	// minIsrHoldsHW: 3.7+ does not advance the HW while ISR < min.insync (KAFKA-15583).
+	minIsrHoldsHW bool
+	// alterIsr: 2.7+ leaders ask the controller to change the ISR (AlterIsr);
+	// before, they write the partition state znode themselves.
+	alterIsr bool
+	// memberIDRequired: 2.2+ JoinGroup with an empty member id answers MEMBER_ID_REQUIRED (KIP-394).
+	memberIDRequired bool
+	// offsetsInZK: 0.8.x consumers keep offsets in /consumers/<g>/offsets (offsets.storage=zookeeper).
+	offsetsInZK bool
+	// idempotence: the producer supports enable.idempotence (0.11+).
+	idempotence bool
+	// maxInFlightIdem: the largest max.in.flight allowed with idempotence (0.11: 1; 1.0+: 5, KAFKA-5494).
+	maxInFlightIdem int
+	// indexLastOffset: 2.0+ offset index entries name the batch's last offset.
+	indexLastOffset bool
+	// partitioner: keyless default: "roundrobin" (<=2.3), "sticky" (2.4-3.2, KIP-480), "uniform" (3.3+, KIP-794).
+	partitioner string
+	defaults    map[string]string
+}
+
+var presets = map[string]*preset{
+	"0.8": {
+		name: "0.8", zk: true, defaultMeta: "zk", lagMessages: true, offsetsInZK: true,
+		partitioner: "roundrobin",
+		defaults: map[string]string{
+			"replica.lag.time.max.ms":          "10000",
+			"replica.lag.max.messages":         "4000",
+			"unclean.leader.election.enable":   "true",
+			"zookeeper.session.timeout.ms":     "6000",
+			"acks":                             "1",
+			"retries":                          "0",
+			"enable.idempotence":               "false",
+			"session.timeout.ms":               "30000",
+			"group.initial.rebalance.delay.ms": "0",
+			"auto.commit.interval.ms":          "60000",
+			"delivery.timeout.ms":              "0",
+		},
+	},
+	"0.11": {
+		name: "0.11", zk: true, defaultMeta: "zk", leaderEpochs: true, idempotence: true,
+		maxInFlightIdem: 1, partitioner: "roundrobin",
+		defaults: map[string]string{
+			"replica.lag.time.max.ms":        "10000",
+			"unclean.leader.election.enable": "false",
+			"zookeeper.session.timeout.ms":   "6000",
+			"acks":                           "1",
+			"retries":                        "0",
+			"enable.idempotence":             "false",
+			"session.timeout.ms":             "10000",
+			"delivery.timeout.ms":            "0",
+		},
+	},
+	"2.8": {
+		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true,
+		memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true,
+		partitioner: "sticky",
+		defaults: map[string]string{
+			"acks":               "1",
+			"enable.idempotence": "false",
+			"session.timeout.ms": "10000",
+		},
+	},
+	"3.9": {
+		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true,
+		minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		indexLastOffset: true, partitioner: "uniform",
+		defaults: map[string]string{},
+	},
+	"4.0": {
+		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true,
+		minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		indexLastOffset: true, partitioner: "uniform",
+		defaults: map[string]string{"linger.ms": "5"},
+	},
+}
+
+// Versions lists the presets in release order.
+var Versions = []string{"0.8", "0.11", "2.8", "3.9", "4.0"}
+
+func lookupPreset(version, meta string) (*preset, string, error) {
+	if version == "" {
+		version = DefaultVersion
+	}
+	p, ok := presets[version]
+	if !ok {
+		return nil, "", fmt.Errorf("unknown version %q (valid: 0.8, 0.11, 2.8, 3.9, 4.0)", version)
+	}
+	if meta == "" {
+		meta = p.defaultMeta
+	}
+	switch {
+	case meta == "zk" && !p.zk:
+		return nil, "", fmt.Errorf("version %s has no ZooKeeper mode (removed in 4.0): use metadata=kraft", version)
+	case meta == "kraft" && !p.kraft:
+		return nil, "", fmt.Errorf("version %s has no KRaft mode (early access from 2.8): use metadata=zk", version)
+	case meta != "zk" && meta != "kraft":
+		return nil, "", fmt.Errorf("unknown metadata mode %q (valid: zk, kraft)", meta)
+	}
+	return p, meta, nil
+}

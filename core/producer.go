@@ -1,0 +1,358 @@
+package core
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/kafkasim/kafkasim/core/hash"
+	"github.com/kafkasim/kafkasim/core/log"
+)
+
+// producerConf is a producer's resolved configuration.
+type producerConf struct {
+	acks           int // 0, 1, -1
+	retries        int64
+	maxInFlight    int
+	idempotent     bool
+	lingerMs       int64
+	batchSize      int
+	requestTimeout int64
+	backoff        int64
+	deliveryMs     int64 // 0: none (pre-2.1 producers)
+	partitioner    string
+}
+
+// Producer is a simulated KafkaProducer on a host of its own. Records go
+// to a per-partition accumulator, batches are drained into one Produce
+// request per broker (at most max.in.flight in flight per broker), and
+// failures are retried by re-enqueueing the batch at the front of its
+// queue: with several requests in flight and no idempotence, this is how a
+// retried batch lands after later ones.
+type Producer struct {
+	c       *Cluster
+	Name    string
+	node    *node
+	conf    producerConf
+	meta    *metaView
+	pid     int64
+	pepoch  int16
+	pidReq  bool
+	queues  map[*Partition]*pqueue
+	qorder  []*pqueue
+	waiting []*precord  // records whose topic's metadata is not known yet
+	inflt   map[int]int // in-flight requests per broker
+	reqs    map[int]*preq
+	reqSeq  int
+	rr      map[string]int // round-robin counters
+	sticky  map[string]*stickyState
+	pending int // records sent but not acked or failed
+}
+
+type precord struct {
+	topic     string
+	partition int // -1: partitioner decides
+	rec       log.Record
+	id        int // history id
+}
+
+// pqueue is the accumulator deque of one partition.
+type pqueue struct {
+	p       *Partition
+	batches []*pbatch // unsent and retrying, in order
+	nextSeq int32
+	inflt   int
+}
+
+// pbatch is a producer batch (ProducerBatch).
+type pbatch struct {
+	q        *pqueue
+	recs     []log.Record
+	ids      []int
+	bytes    int
+	created  int64
+	attempts int
+	retryAt  int64
+	seq      int32 // -1 until first sent (idempotent)
+	epoch    int16
+	inflight bool
+	closed   bool // no more appends (sent once, or full)
+}
+
+// preq is a Produce request in flight.
+type preq struct {
+	id      int
+	broker  int
+	batches []*pbatch
+}
+
+type stickyState struct {
+	part  int
+	bytes int
+}
+
+func (c *Cluster) newProducer(cmd NewProducer) error {
+	if err := c.checkClientName(cmd.Name); err != nil {
+		return err
+	}
+	s, err := c.conf.with(cmd.Configs, scopeProducer)
+	if err != nil {
+		return fmt.Errorf("producer %s: %v", cmd.Name, err)
+	}
+	conf, err := c.producerConf(s, cmd.Configs)
+	if err != nil {
+		return fmt.Errorf("producer %s: %v", cmd.Name, err)
+	}
+	p := &Producer{c: c, Name: cmd.Name, conf: conf, pid: -1, queues: map[*Partition]*pqueue{}, inflt: map[int]int{},
+		reqs: map[int]*preq{}, rr: map[string]int{}, sticky: map[string]*stickyState{}}
+	p.node = c.net.add(cmd.Name, nil)
+	p.meta = newMetaView(c, p.node, conf.backoff, conf.requestTimeout, p.drain, func() bool { return true })
+	c.producers[cmd.Name] = p
+	c.clients = append(c.clients, p)
+	return nil
+}
+
+func (p *Producer) clientName() string { return p.Name }
+
+// producerConf resolves acks/idempotence the way KafkaProducer does:
+// idempotence needs acks=all, retries > 0 and max.in.flight <= 5 (1 on
+// 0.11); if the user set it explicitly that is an error, otherwise it is
+// silently turned off (ENABLE_IDEMPOTENCE_DOC).
+func (c *Cluster) producerConf(s settings, explicit map[string]string) (producerConf, error) {
+	pc := producerConf{
+		retries: s.int("retries"), maxInFlight: int(s.int("max.in.flight.requests.per.connection")),
+		idempotent: s.bool("enable.idempotence"), lingerMs: s.int("linger.ms"), batchSize: int(s.int("batch.size")),
+		requestTimeout: s.int("request.timeout.ms"), backoff: s.int("retry.backoff.ms"), deliveryMs: s.int("delivery.timeout.ms"),
+		partitioner: s["partitioner"],
+	}
+	switch s["acks"] {
+	case "0":
+		pc.acks = 0
+	case "1":
+		pc.acks = 1
+	default:
+		pc.acks = -1
+	}
+	if pc.partitioner == "default" {
+		pc.partitioner = c.preset.partitioner
+	}
+	if !pc.idempotent {
+		return pc, nil
+	}
+	_, userSet := explicit["enable.idempotence"]
+	if !userSet {
+		_, userSet = c.userSet["enable.idempotence"]
+	}
+	limit := c.preset.maxInFlightIdem
+	var conflict string
+	switch {
+	case !c.preset.idempotence:
+		conflict = "this version has no idempotent producer (0.11+)"
+	case pc.acks != -1:
+		conflict = "must set acks to all in order to use the idempotent producer"
+	case pc.retries == 0:
+		conflict = "must set retries to non-zero when using the idempotent producer"
+	case pc.maxInFlight > limit:
+		conflict = fmt.Sprintf("must set max.in.flight.requests.per.connection to at most %d to use the idempotent producer", limit)
+	}
+	if conflict == "" {
+		return pc, nil
+	}
+	if userSet {
+		return pc, fmt.Errorf("ConfigException: %s", conflict)
+	}
+	pc.idempotent = false
+	return pc, nil
+}
+
+// send is KafkaProducer.send for count records.
+func (p *Producer) send(cmd Produce) error {
+	c := p.c
+	t := c.topics[cmd.Topic]
+	if t == nil && !c.bc.autoCreate {
+		return fmt.Errorf("unknown topic %q", cmd.Topic)
+	}
+	if err := validTopicName(cmd.Topic); err != nil {
+		return err
+	}
+	part := -1
+	if cmd.Partition != nil {
+		part = *cmd.Partition
+		if t != nil && (part < 0 || part >= len(t.Partitions)) {
+			return fmt.Errorf("topic %s has no partition %d", cmd.Topic, part)
+		}
+	}
+	n := max(cmd.Count, 1)
+	if n > MaxCount || len(cmd.Value) > MaxValueBytes || cmd.Key != nil && len(*cmd.Key) > MaxValueBytes {
+		return fmt.Errorf("produce: count or record size over the limit (count <= %d, value <= %d bytes)", MaxCount, MaxValueBytes)
+	}
+	key, hasKey := "", cmd.Key != nil
+	if hasKey {
+		key = *cmd.Key
+	}
+	for i := 1; i <= n; i++ {
+		v := cmd.Value
+		if cmd.Count > 1 {
+			v = cmd.Value + "-" + strconv.Itoa(i)
+		}
+		pr := &precord{topic: cmd.Topic, partition: part, rec: log.Record{Key: key, Value: v, HasKey: hasKey}}
+		pr.id = c.history.send(p.Name, v, p.conf.acks, p.conf.idempotent)
+		p.pending++
+		p.place(pr)
+	}
+	if !c.quiet && n > 0 {
+		c.emit(Event{Type: EvProduce, Producer: p.Name, Topic: cmd.Topic, Detail: fmt.Sprintf("send() %d record(s)", n)})
+	}
+	p.meta.want(cmd.Topic)
+	if p.conf.lingerMs == 0 {
+		p.drain()
+	}
+	return nil
+}
+
+// place runs the partitioner (if metadata allows) and appends the record
+// to its partition's accumulator.
+func (p *Producer) place(pr *precord) {
+	n := p.meta.counts[pr.topic]
+	if n == 0 {
+		p.waiting = append(p.waiting, pr)
+		return
+	}
+	part := pr.partition
+	if part < 0 {
+		part = p.partition(pr, n)
+	}
+	t := p.c.topics[pr.topic]
+	if part >= len(t.Partitions) {
+		p.waiting = append(p.waiting, pr)
+		return
+	}
+	p.accumulate(t.Partitions[part], pr)
+}
+
+// partition picks a partition: murmur2 of the key over all partitions;
+// keyless records by the version's default partitioner.
+func (p *Producer) partition(pr *precord, n int) int {
+	if pr.rec.HasKey {
+		return hash.KeyPartition(pr.rec.Key, n)
+	}
+	t := p.c.topics[pr.topic]
+	avail := p.available(t, n)
+	switch p.conf.partitioner {
+	case "roundrobin":
+		// DefaultPartitioner <= 2.3: a counter with a random start over available partitions.
+		cnt, ok := p.rr[pr.topic]
+		if !ok {
+			cnt = p.c.rng.intn(1 << 30)
+		}
+		p.rr[pr.topic] = cnt + 1
+		if len(avail) > 0 {
+			return avail[cnt%len(avail)]
+		}
+		return cnt % n
+	default:
+		return p.stickyPartition(pr, avail, n)
+	}
+}
+
+// stickyPartition is KIP-480 (2.4-3.2: switch when a new batch starts) and
+// KIP-794 (3.3+: switch after batch.size bytes); the next partition is a
+// random available one, different from the last.
+func (p *Producer) stickyPartition(pr *precord, avail []int, n int) int {
+	st := p.sticky[pr.topic]
+	size := recordSize(pr.rec)
+	if st != nil && st.part < n {
+		switchNow := false
+		if p.conf.partitioner == "uniform" {
+			switchNow = st.bytes >= max(p.conf.batchSize, 1)
+		} else if q := p.queues[p.c.topics[pr.topic].Partitions[st.part]]; q != nil {
+			last := q.last()
+			switchNow = last == nil || last.closed || last.bytes+size > p.conf.batchSize && len(last.recs) > 0
+		}
+		if !switchNow {
+			st.bytes += size
+			return st.part
+		}
+	}
+	choices := avail
+	if len(choices) == 0 {
+		choices = make([]int, n)
+		for i := range choices {
+			choices[i] = i
+		}
+	}
+	next := choices[p.c.rng.intn(len(choices))]
+	if st != nil && len(choices) > 1 && next == st.part {
+		next = choices[(indexOf(choices, next)+1+p.c.rng.intn(len(choices)-1))%len(choices)]
+	}
+	p.sticky[pr.topic] = &stickyState{part: next, bytes: size}
+	return next
+}
+
+func indexOf(v []int, x int) int {
+	for i, y := range v {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+func (p *Producer) available(t *Topic, n int) []int {
+	var out []int
+	for i := 0; i < n && i < len(t.Partitions); i++ {
+		if p.meta.leader(t.Partitions[i]) >= 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// recordSize approximates a record's bytes in a v2 batch.
+func recordSize(r log.Record) int { return len(r.Key) + len(r.Value) + 8 }
+
+func (q *pqueue) last() *pbatch {
+	if len(q.batches) == 0 {
+		return nil
+	}
+	return q.batches[len(q.batches)-1]
+}
+
+func (p *Producer) queue(part *Partition) *pqueue {
+	q := p.queues[part]
+	if q == nil {
+		q = &pqueue{p: part}
+		p.queues[part] = q
+		p.qorder = append(p.qorder, q)
+	}
+	return q
+}
+
+// accumulate is RecordAccumulator.append.
+func (p *Producer) accumulate(part *Partition, pr *precord) {
+	q := p.queue(part)
+	p.c.history.setPartition(pr.id, part.Name)
+	size := recordSize(pr.rec)
+	b := q.last()
+	if b == nil || b.closed || b.attempts > 0 || len(b.recs) > 0 && b.bytes+size > p.conf.batchSize {
+		if b != nil {
+			b.closed = true
+		}
+		b = &pbatch{q: q, created: p.c.now, seq: -1}
+		q.batches = append(q.batches, b)
+		if p.conf.lingerMs > 0 {
+			p.c.after(p.conf.lingerMs, p.drain)
+		}
+	}
+	b.recs = append(b.recs, pr.rec)
+	b.ids = append(b.ids, pr.id)
+	b.bytes += size
+}
+
+// onMetadata places records that were waiting for their topic, then drains.
+func (p *Producer) resolveWaiting() {
+	w := p.waiting
+	p.waiting = nil
+	for _, pr := range w {
+		p.place(pr)
+	}
+}

@@ -1,0 +1,335 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+)
+
+// drain is the Sender loop: it turns ready batches into Produce requests,
+// one per leader broker, while that broker has fewer than max.in.flight
+// requests outstanding.
+func (p *Producer) drain() {
+	p.resolveWaiting()
+	if p.conf.idempotent && p.pid < 0 {
+		p.initPID()
+		return
+	}
+	p.expire()
+	for {
+		byBroker := map[int][]*pbatch{}
+		var order []int
+		needMeta := false
+		for _, q := range p.qorder {
+			b := p.nextBatch(q)
+			if b == nil {
+				continue
+			}
+			leader := p.meta.leader(q.p)
+			if leader < 0 {
+				needMeta = true
+				continue
+			}
+			if p.inflt[leader]+boolInt(byBroker[leader] != nil) >= p.conf.maxInFlight && p.conf.acks != 0 {
+				continue
+			}
+			if byBroker[leader] == nil {
+				order = append(order, leader)
+			}
+			byBroker[leader] = append(byBroker[leader], b)
+		}
+		if needMeta {
+			p.meta.refresh()
+		}
+		if len(order) == 0 {
+			return
+		}
+		for _, id := range order {
+			p.sendRequest(id, byBroker[id])
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// nextBatch returns the partition's next batch to send, or nil: the first
+// unsent batch once it is ready (linger passed, full, or not the last) and
+// its retry backoff is over. With max.in.flight=1 a partition with a batch
+// in flight is muted; an idempotent producer resends a retried batch only
+// when nothing else of that partition is in flight, so sequences stay in
+// order.
+func (p *Producer) nextBatch(q *pqueue) *pbatch {
+	var b *pbatch
+	for _, x := range q.batches {
+		if !x.inflight {
+			b = x
+			break
+		}
+	}
+	if b == nil || len(b.recs) == 0 {
+		return nil
+	}
+	now := p.c.now
+	switch {
+	case b.retryAt > now:
+		return nil
+	case p.conf.maxInFlight == 1 && q.inflt > 0:
+		return nil
+	case p.conf.idempotent && b.attempts > 0 && q.inflt > 0:
+		return nil
+	case !b.closed && b != q.last():
+	case !b.closed && b.bytes < p.conf.batchSize && now < b.created+p.conf.lingerMs:
+		return nil
+	}
+	if p.conf.idempotent && (b.seq < 0 || b.epoch != p.pepoch) {
+		b.seq, b.epoch = q.nextSeq, p.pepoch
+		q.nextSeq += int32(len(b.recs))
+	}
+	return b
+}
+
+// sendRequest sends one Produce request to broker id.
+func (p *Producer) sendRequest(id int, batches []*pbatch) {
+	c := p.c
+	br := c.Broker(id)
+	p.reqSeq++
+	rq := &preq{id: p.reqSeq, broker: id, batches: batches}
+	req := &produceReq{producer: p.Name, acks: p.conf.acks, timeout: p.conf.requestTimeout, pid: -1, parts: make([]producePart, len(batches))}
+	if p.conf.idempotent {
+		req.pid, req.pepoch = p.pid, p.pepoch
+	}
+	for i, b := range batches {
+		b.closed, b.inflight = true, true
+		b.q.inflt++
+		req.parts[i] = producePart{p: b.q.p, records: b.recs, baseSeq: b.seq}
+		if !c.quiet {
+			c.emit(Event{Type: EvProduceSend, Producer: p.Name, Broker: id, Partition: b.q.p.Name, Records: b.recs, Attempt: b.attempts + 1})
+		}
+	}
+	if p.conf.acks == 0 {
+		// acks=0: the send completes as soon as the request is written;
+		// the offset is unknown (-1).
+		c.net.send(p.node, br.node, "Produce", func() { br.handleProduce(req, nil) }, nil)
+		for _, b := range batches {
+			p.complete(b, -1)
+		}
+		return
+	}
+	p.reqs[rq.id] = rq
+	p.inflt[id]++
+	c.net.send(p.node, br.node, "Produce", func() {
+		br.handleProduce(req, func(res []produceResult) {
+			c.net.send(br.node, p.node, "ProduceResponse", func() { p.onResponse(rq.id, res) }, nil)
+		})
+	}, func() { p.disconnect(id, "NETWORK_EXCEPTION") })
+	c.after(p.conf.requestTimeout, func() {
+		if p.reqs[rq.id] != nil {
+			// NetworkClient: a request timeout closes the connection, failing
+			// everything in flight to that broker.
+			p.disconnect(id, "REQUEST_TIMED_OUT")
+		}
+	})
+}
+
+// onResponse handles a Produce response.
+func (p *Producer) onResponse(id int, res []produceResult) {
+	rq := p.reqs[id]
+	if rq == nil {
+		return // already failed by a disconnect
+	}
+	p.finishReq(rq)
+	for i, b := range rq.batches {
+		if res[i].err == "" {
+			p.complete(b, res[i].offset)
+		} else {
+			p.failBatch(b, res[i].err)
+		}
+	}
+	p.drain()
+}
+
+func (p *Producer) finishReq(rq *preq) {
+	delete(p.reqs, rq.id)
+	p.inflt[rq.broker]--
+	for _, b := range rq.batches {
+		b.inflight = false
+		b.q.inflt--
+	}
+}
+
+// disconnect fails every request in flight to broker id.
+func (p *Producer) disconnect(id int, err string) {
+	var ids []int
+	for rid, rq := range p.reqs {
+		if rq.broker == id {
+			ids = append(ids, rid)
+		}
+	}
+	sort.Ints(ids)
+	for _, rid := range ids {
+		rq := p.reqs[rid]
+		p.finishReq(rq)
+		for _, b := range rq.batches {
+			p.failBatch(b, err)
+		}
+	}
+	p.meta.refresh()
+	p.drain()
+}
+
+// complete acks a batch at base offset (or -1).
+func (p *Producer) complete(b *pbatch, base int64) {
+	c := p.c
+	p.remove(b)
+	for i, id := range b.ids {
+		off := int64(-1)
+		if base >= 0 {
+			off = base + int64(i)
+		}
+		c.history.ack(id, off, c.now)
+	}
+	p.pending -= len(b.recs)
+	if !c.quiet {
+		c.emit(Event{Type: EvAck, Producer: p.Name, Partition: b.q.p.Name, Offset: base, Records: b.recs})
+	}
+}
+
+func (p *Producer) remove(b *pbatch) {
+	q := b.q
+	for i, x := range q.batches {
+		if x == b {
+			q.batches = append(q.batches[:i], q.batches[i+1:]...)
+			return
+		}
+	}
+}
+
+// retriable lists the errors the producer retries.
+var retriable = map[string]bool{
+	"NOT_LEADER_OR_FOLLOWER": true, "LEADER_NOT_AVAILABLE": true, "UNKNOWN_TOPIC_OR_PARTITION": true,
+	"NOT_ENOUGH_REPLICAS": true, "NOT_ENOUGH_REPLICAS_AFTER_APPEND": true, "REQUEST_TIMED_OUT": true,
+	"NETWORK_EXCEPTION": true, "UNKNOWN_LEADER_EPOCH": true, "FENCED_LEADER_EPOCH": true, "KAFKA_STORAGE_ERROR": true,
+}
+
+// failBatch retries a failed batch (Sender.canRetry: attempts left and
+// delivery.timeout.ms not passed) by putting it back at the front of its
+// queue, or fails its records.
+func (p *Producer) failBatch(b *pbatch, err string) {
+	c := p.c
+	retry := retriable[err] || err == "OUT_OF_ORDER_SEQUENCE_NUMBER" && p.earlierUnfinished(b)
+	if retry && (int64(b.attempts) >= p.conf.retries || p.conf.deliveryMs > 0 && c.now >= b.created+p.conf.deliveryMs) {
+		retry = false
+	}
+	c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: b.q.p.Name, Records: b.recs, Error: err, Retry: retry, Attempt: b.attempts + 1})
+	if err == "NOT_LEADER_OR_FOLLOWER" || err == "UNKNOWN_TOPIC_OR_PARTITION" || err == "LEADER_NOT_AVAILABLE" || err == "NETWORK_EXCEPTION" || err == "FENCED_LEADER_EPOCH" {
+		p.meta.refresh()
+	}
+	if retry {
+		b.attempts++
+		b.retryAt = c.now + p.conf.backoff
+		p.requeue(b)
+		c.after(p.conf.backoff, p.drain)
+		return
+	}
+	p.fail(b, err)
+}
+
+// requeue puts a retried batch back: first in line (Kafka's
+// deque.addFirst), or, for an idempotent producer, in sequence order.
+func (p *Producer) requeue(b *pbatch) {
+	q := b.q
+	p.remove(b)
+	at := 0
+	if p.conf.idempotent {
+		for at < len(q.batches) && q.batches[at].seq >= 0 && q.batches[at].seq < b.seq {
+			at++
+		}
+	}
+	q.batches = append(q.batches, nil)
+	copy(q.batches[at+1:], q.batches[at:])
+	q.batches[at] = b
+}
+
+// earlierUnfinished: an out-of-order sequence is retriable when a batch
+// with a lower sequence on the same partition is still being retried.
+func (p *Producer) earlierUnfinished(b *pbatch) bool {
+	for _, x := range b.q.batches {
+		if x != b && x.seq >= 0 && x.seq < b.seq && x.epoch == b.epoch {
+			return true
+		}
+	}
+	return false
+}
+
+// fail ends a batch with an error. For an idempotent producer a failed
+// batch leaves a gap in the sequence, so the producer bumps its epoch and
+// renumbers what follows (KIP-360).
+func (p *Producer) fail(b *pbatch, err string) {
+	p.remove(b)
+	for _, id := range b.ids {
+		p.c.history.fail(id, err)
+	}
+	p.pending -= len(b.recs)
+	if p.conf.idempotent && b.seq >= 0 {
+		p.pepoch++
+		for _, q := range p.qorder {
+			q.nextSeq = 0
+			for _, x := range q.batches {
+				if !x.inflight {
+					x.seq = -1
+				}
+			}
+		}
+	}
+}
+
+// expire fails queued batches older than delivery.timeout.ms.
+func (p *Producer) expire() {
+	if p.conf.deliveryMs <= 0 {
+		return
+	}
+	for _, q := range p.qorder {
+		for _, b := range append([]*pbatch(nil), q.batches...) {
+			if !b.inflight && len(b.recs) > 0 && p.c.now >= b.created+p.conf.deliveryMs {
+				p.c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: q.p.Name, Records: b.recs, Error: "TIMEOUT",
+					Detail: fmt.Sprintf("Expiring %d record(s) for %s: %d ms has passed since batch creation", len(b.recs), q.p.Name, p.c.now-b.created)})
+				p.fail(b, "TIMEOUT")
+			}
+		}
+	}
+}
+
+// initPID asks a broker for a producer id (InitProducerId).
+func (p *Producer) initPID() {
+	if p.pidReq {
+		return
+	}
+	c := p.c
+	b := c.brokers[c.rng.intn(len(c.brokers))]
+	p.pidReq = true
+	done := false
+	c.net.send(p.node, b.node, "InitProducerId", func() {
+		pid := c.md.allocatePID()
+		c.net.send(b.node, p.node, "InitProducerIdResponse", func() {
+			if done {
+				return
+			}
+			done = true
+			p.pidReq = false
+			p.pid, p.pepoch = pid, 0
+			c.emit(Event{Type: EvInfo, Producer: p.Name, Detail: fmt.Sprintf("%s got producer id %d", p.Name, pid)})
+			p.drain()
+		}, nil)
+	}, nil)
+	c.after(p.conf.requestTimeout, func() {
+		if !done {
+			done = true
+			p.pidReq = false
+			p.drain()
+		}
+	})
+}

@@ -1,0 +1,203 @@
+package core
+
+import (
+	"fmt"
+
+	"github.com/kafkasim/kafkasim/core/log"
+)
+
+type role uint8
+
+const (
+	roleNone role = iota
+	roleLeader
+	roleFollower
+)
+
+// followState is where a follower replica is in its fetch cycle.
+type followState uint8
+
+const (
+	followIdle       followState = iota // no leader to follow
+	followTruncating                    // waiting for OffsetsForLeaderEpoch
+	followFetching
+)
+
+// Replica is one broker's copy of a partition. log, epochs and hw are
+// persistent; the rest is rebuilt when the broker restarts.
+//
+// Invariants: hw <= log.LEO(); on a leader, hw is the minimum LEO over the
+// maximal ISR (see maybeAdvanceHW) and never decreases while it leads.
+type Replica struct {
+	b      *Broker
+	p      *Partition
+	log    *log.Log
+	epochs log.EpochCache
+	hw     int64
+
+	role      role
+	leader    int
+	epoch     int32
+	isr       []int // the leader's ISR (as last written to the metadata service)
+	version   int32 // zkVersion / partition epoch of isr
+	pending   []int // ISR change in flight to the controller (nil: none)
+	followers map[int]*followerState
+	waiting   []*pendingAck
+	follow    followState
+	producers map[int64]*producerEntry
+
+	lastFlush int64
+	unflushed int64
+}
+
+// followerState is what a leader knows of a follower (Kafka's Replica).
+type followerState struct {
+	leo                int64
+	lastCaughtUp       int64
+	lastFetch          int64
+	lastFetchLeaderLEO int64
+}
+
+func newReplica(b *Broker, p *Partition, now int64) *Replica {
+	r := &Replica{b: b, p: p, log: log.New(p.Topic.conf.log, now), lastFlush: now}
+	r.resetVolatile()
+	return r
+}
+
+func (r *Replica) resetVolatile() {
+	r.role, r.leader, r.follow = roleNone, -1, followIdle
+	r.isr, r.pending, r.followers, r.waiting = nil, nil, nil, nil
+}
+
+// LEO returns the log end offset.
+func (r *Replica) LEO() int64 { return r.log.LEO() }
+
+// HW returns the replica's high watermark.
+func (r *Replica) HW() int64 { return r.hw }
+
+// Log returns the replica's log (read-only use).
+func (r *Replica) Log() *log.Log { return r.log }
+
+// Epochs returns the replica's leader-epoch cache entries.
+func (r *Replica) Epochs() []log.EpochEntry { return r.epochs.Entries() }
+
+// IsLeader reports whether the replica believes it leads the partition.
+func (r *Replica) IsLeader() bool { return r.role == roleLeader }
+
+// LeaderView returns the leader and epoch this replica believes in.
+func (r *Replica) LeaderView() (int, int32) { return r.leader, r.epoch }
+
+func (r *Replica) name() string { return fmt.Sprintf("%s@%d", r.p.Name, r.b.ID) }
+
+// recover runs at broker start: the HW comes from the checkpoint (capped by
+// the log end) and producer state is rebuilt from the log.
+func (r *Replica) recover(checkpoint int64) {
+	r.hw = min(checkpoint, r.log.LEO())
+	r.rebuildProducers()
+}
+
+// losePageCache is a power failure: the log keeps only what was flushed.
+func (r *Replica) losePageCache() {
+	lost := r.log.LosePageCache()
+	if len(lost) == 0 {
+		return
+	}
+	r.epochs.TruncateFromEnd(r.log.LEO())
+	r.hw = min(r.hw, r.log.LEO())
+	r.b.c.emit(Event{Type: EvLost, Partition: r.p.Name, Broker: r.b.ID, Offset: lost[0].BaseOffset, EndOffset: r.log.LEO(), Records: flatten(lost),
+		Detail: fmt.Sprintf("power loss: %d unflushed records gone from the page cache", countRecords(lost))})
+}
+
+func flatten(bs []*log.Batch) []log.Record {
+	if len(bs) == 1 {
+		return bs[0].Records
+	}
+	var out []log.Record
+	for _, b := range bs {
+		out = append(out, b.Records...)
+	}
+	return out
+}
+
+func countRecords(bs []*log.Batch) int {
+	n := 0
+	for _, b := range bs {
+		n += len(b.Records)
+	}
+	return n
+}
+
+// append adds a batch to the log (leader or follower) and updates producer
+// state and flush policy. b.BaseOffset must equal the LEO.
+func (r *Replica) append(b *log.Batch) error {
+	c := r.b.c
+	if err := r.log.Append(b, c.now); err != nil {
+		return err
+	}
+	if b.ProducerID >= 0 {
+		r.trackProducer(b)
+	}
+	if r.b.c.preset.leaderEpochs {
+		r.epochs.Assign(b.Epoch, b.BaseOffset)
+	}
+	if !c.quiet {
+		c.emit(Event{Type: EvAppend, Partition: r.p.Name, Broker: r.b.ID, Offset: b.BaseOffset, EndOffset: b.LastOffset(), Epoch: b.Epoch, Records: b.Records, IsLeader: r.role == roleLeader})
+	}
+	r.unflushed += int64(len(b.Records))
+	if r.unflushed >= r.p.Topic.conf.flushMessages {
+		r.flush()
+	}
+	return nil
+}
+
+// truncate cuts the log back to offset (Kafka's truncateTo) and says why.
+func (r *Replica) truncate(offset int64, why string) {
+	if offset >= r.log.LEO() {
+		return
+	}
+	removed := r.log.TruncateTo(offset)
+	r.epochs.TruncateFromEnd(offset)
+	if r.hw > offset {
+		r.hw = offset
+	}
+	r.rebuildProducers()
+	r.b.c.emit(Event{Type: EvTruncate, Partition: r.p.Name, Broker: r.b.ID, Offset: offset, Records: flatten(removed), Detail: why})
+}
+
+func (r *Replica) flush() {
+	r.log.Flush(r.log.LEO())
+	r.unflushed = 0
+	r.lastFlush = r.b.c.now
+	r.b.c.emit(Event{Type: EvFlush, Partition: r.p.Name, Broker: r.b.ID, Offset: r.log.RecoveryPoint(), Detail: "fsync"})
+}
+
+// writeback is the OS flushing dirty pages older than os.dirty.expire.ms,
+// plus Kafka's own flush.ms policy.
+func (r *Replica) writeback() {
+	c := r.b.c
+	if c.now-r.lastFlush >= r.p.Topic.conf.flushMs && r.log.RecoveryPoint() < r.log.LEO() {
+		r.flush()
+		return
+	}
+	if r.log.Writeback(c.now, c.bc.dirtyExpireMs) {
+		r.unflushed = r.log.LEO() - r.log.RecoveryPoint()
+		c.emit(Event{Type: EvFlush, Partition: r.p.Name, Broker: r.b.ID, Offset: r.log.RecoveryPoint(), Detail: "OS writeback"})
+	}
+}
+
+func (r *Replica) retention() {
+	for _, s := range r.log.ApplyRetention(r.b.c.now, r.hw) {
+		r.b.c.emit(Event{Type: EvRetention, Partition: r.p.Name, Broker: r.b.ID, Offset: r.log.StartOffset(), Detail: "retention deleted " + s.File})
+	}
+}
+
+// setHW moves the replica's high watermark and reports it.
+func (r *Replica) setHW(hw int64) {
+	if hw == r.hw {
+		return
+	}
+	r.hw = hw
+	if !r.b.c.quiet {
+		r.b.c.emit(Event{Type: EvHW, Partition: r.p.Name, Broker: r.b.ID, HW: hw})
+	}
+}

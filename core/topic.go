@@ -1,0 +1,148 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// Topic is a topic's definition: its partitions and resolved configuration.
+type Topic struct {
+	Name       string
+	Partitions []*Partition
+	Internal   bool // __consumer_offsets
+	conf       topicConf
+	overrides  map[string]string
+}
+
+// Partition is one partition's identity, assignment and the authoritative
+// state the metadata service holds for it (the partition state znode in ZK
+// mode, the PartitionRecord in KRaft). Brokers act on their own, possibly
+// stale, copies.
+type Partition struct {
+	Topic    *Topic
+	ID       int
+	Name     string // "topic-N"
+	Replicas []int  // assignment, preferred leader first
+	state    pstate
+}
+
+// pstate is a partition's leader, leader epoch, ISR and version (zkVersion
+// or partition epoch): what elections and ISR changes write.
+type pstate struct {
+	leader  int // -1: offline
+	epoch   int32
+	isr     []int
+	version int32
+}
+
+func (s pstate) clone() pstate {
+	s.isr = append([]int(nil), s.isr...)
+	return s
+}
+
+// Leader returns the partition's current leader per the metadata service, or -1.
+func (p *Partition) Leader() int { return p.state.leader }
+
+// LeaderEpoch returns the partition's leader epoch per the metadata service.
+func (p *Partition) LeaderEpoch() int32 { return p.state.epoch }
+
+// ISR returns the partition's ISR per the metadata service.
+func (p *Partition) ISR() []int { return append([]int(nil), p.state.isr...) }
+
+func validTopicName(name string) error {
+	if name == "" || name == "." || name == ".." || len(name) > 249 {
+		return fmt.Errorf("invalid topic name %q", name)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return fmt.Errorf("invalid topic name %q: legal characters are ASCII alphanumerics, '.', '_' and '-'", name)
+		}
+	}
+	return nil
+}
+
+// placeReplicas is Kafka's ZooKeeper-era AdminUtils.assignReplicasToBrokers:
+// replica 0 of partition p on brokers[(p+start)%n], follower j on
+// (first + 1 + (shift+j)%(n-1)) % n, shift bumped every n partitions; with
+// racks, the broker list alternates racks and followers skip racks already
+// used. start and shift are random unless fixed (>= 0). KRaft's
+// StripedReplicaPlacer shuffles differently but spreads the same way.
+func placeReplicas(brokers []int, racks map[int]string, nParts, rf, fixedStart, firstPart int, r *rng) [][]int {
+	list := brokers
+	numRacks := 1
+	if len(racks) > 0 {
+		list, numRacks = rackAlternated(brokers, racks)
+	}
+	n := len(list)
+	start, shift := fixedStart, fixedStart
+	if fixedStart < 0 {
+		start, shift = r.intn(n), r.intn(n)
+	}
+	var out [][]int
+	for p := firstPart; p < firstPart+nParts; p++ {
+		if p > 0 && p%n == 0 {
+			shift++
+		}
+		first := (p + start) % n
+		reps := []int{list[first]}
+		if len(racks) == 0 {
+			for j := 0; j < rf-1; j++ {
+				reps = append(reps, list[replicaIndex(first, shift, j, n)])
+			}
+		} else {
+			reps = rackAwareFollowers(list, racks, numRacks, reps, first, shift, rf)
+		}
+		out = append(out, reps)
+	}
+	return out
+}
+
+func replicaIndex(first, shift, j, n int) int {
+	if n == 1 {
+		return first
+	}
+	return (first + 1 + (shift+j)%(n-1)) % n
+}
+
+func rackAwareFollowers(list []int, racks map[int]string, numRacks int, reps []int, first, shift, rf int) []int {
+	n := len(list)
+	usedRacks := map[string]bool{racks[reps[0]]: true}
+	used := map[int]bool{reps[0]: true}
+	k := 0
+	for len(reps) < rf {
+		b := list[replicaIndex(first, shift*numRacks, k, n)]
+		k++
+		rk := racks[b]
+		if (!usedRacks[rk] || len(usedRacks) == numRacks) && (!used[b] || len(used) == n) {
+			reps = append(reps, b)
+			usedRacks[rk] = true
+			used[b] = true
+		}
+	}
+	return reps
+}
+
+// rackAlternated is AdminUtils.getRackAlternatedBrokerList: racks sorted,
+// brokers of each rack sorted, taken one rack at a time in turn.
+func rackAlternated(brokers []int, racks map[int]string) ([]int, int) {
+	byRack := map[string][]int{}
+	for _, b := range brokers {
+		byRack[racks[b]] = append(byRack[racks[b]], b)
+	}
+	names := sortedKeys(byRack)
+	for _, rk := range names {
+		sort.Ints(byRack[rk])
+	}
+	var out []int
+	for i := 0; len(out) < len(brokers); i = (i + 1) % len(names) {
+		q := byRack[names[i]]
+		if len(q) > 0 {
+			out = append(out, q[0])
+			byRack[names[i]] = q[1:]
+		}
+	}
+	return out, len(names)
+}
+
+func partitionName(topic string, id int) string { return topic + "-" + strconv.Itoa(id) }

@@ -1,0 +1,3 @@
+module github.com/kafkasim/kafkasim
+
+go 1.26
