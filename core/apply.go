@@ -129,7 +129,15 @@ func (c *Cluster) set(x Set) error {
 		ck, _ := canonical(k, x.Configs[k])
 		c.userSet[ck] = x.Configs[k]
 	}
+	old := c.bc
 	c.bc = newBrokerConf(s)
+	if c.bc != old {
+		for _, b := range c.brokers {
+			if b.processUp() {
+				b.startPeriodic()
+			}
+		}
+	}
 	for _, t := range c.order {
 		ts, _ := s.with(t.overrides)
 		t.conf = newTopicConf(ts, c.preset)

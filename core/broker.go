@@ -30,6 +30,7 @@ type Broker struct {
 	node        *node
 	state       brokerState
 	incarnation int // bumped on every crash; stale timers and replies check it
+	periodGen   int // generation of the periodic tasks
 
 	replicas     map[*Partition]*Replica // on disk
 	hwCheckpoint map[*Partition]int64    // replication-offset-checkpoint (on disk)
@@ -78,10 +79,7 @@ func (b *Broker) start() {
 		b.register()
 	}
 	b.heartbeat()
-	b.every(b.c.bc.lagTimeMs/2, b.checkISR)
-	b.every(b.c.bc.hwCheckpointMs, b.checkpointHW)
-	b.every(b.c.bc.writebackMs, b.writeback)
-	b.every(b.c.bc.retentionCheckMs, b.retention)
+	b.startPeriodic()
 }
 
 func (b *Broker) register() {
@@ -130,14 +128,30 @@ func (b *Broker) run(inc int, fn func()) {
 	}
 }
 
-// every runs fn every d ms while the process lives.
-func (b *Broker) every(d int64, fn func()) {
+// startPeriodic (re)starts the broker's periodic tasks with the current
+// settings; `set` calls it again, which retires the old tickers.
+func (b *Broker) startPeriodic() {
+	b.periodGen++
+	bc := &b.c.bc
+	b.every(func() int64 { return max(1, bc.lagTimeMs/2) }, b.checkISR)
+	b.every(func() int64 { return bc.hwCheckpointMs }, b.checkpointHW)
+	b.every(func() int64 { return bc.writebackMs }, b.writeback)
+	b.every(func() int64 { return bc.retentionCheckMs }, b.retention)
+}
+
+// every runs fn every d() ms while the process lives and its periodic
+// generation is current.
+func (b *Broker) every(d func() int64, fn func()) {
+	gen := b.periodGen
 	var tick func()
 	tick = func() {
+		if b.periodGen != gen {
+			return
+		}
 		fn()
-		b.after(d, tick)
+		b.after(d(), tick)
 	}
-	b.after(d, tick)
+	b.after(d(), tick)
 }
 
 // hold queues a message that reached the broker while it was paused.
@@ -181,6 +195,8 @@ func (b *Broker) crash(power bool) error {
 		for _, r := range b.sortedReplicas() {
 			r.losePageCache()
 		}
+	} else {
+		b.c.resetConnections(b) // the OS closes the dead process's sockets
 	}
 	b.resetVolatile()
 	return nil

@@ -54,7 +54,17 @@ type Cluster struct {
 }
 
 // client is a simulated producer or consumer.
-type client interface{ clientName() string }
+type client interface {
+	clientName() string
+	brokerReset(id int) // broker id's process died: its connections reset
+}
+
+// resetConnections tells every client that b's sockets were closed.
+func (c *Cluster) resetConnections(b *Broker) {
+	for _, cl := range c.clients {
+		cl.brokerReset(b.ID)
+	}
+}
 
 // New creates a cluster of opts.Brokers brokers, all up, with no topics.
 func New(opts Options) (*Cluster, error) {

@@ -36,6 +36,7 @@ type Consumer struct {
 	node  *node
 	conf  consumerConf
 	meta  *metaView
+	conns *conns
 	alive bool // false after crash or close
 	inc   int  // bumped when it dies, so its timers and replies stop
 
@@ -43,7 +44,8 @@ type Consumer struct {
 	pos       map[*Partition]int64 // next offset to hand out; absent: unknown
 	resetting map[*Partition]bool
 	fetching  map[int]bool // broker -> fetch in flight
-	buffer    []bufRecord  // fetched, not yet returned by poll (poll=manual)
+	fetchSeq  map[int]int
+	buffer    []bufRecord // fetched, not yet returned by poll (poll=manual)
 	lastPoll  int64
 	polled    int // records returned by polls so far
 	member    *member
@@ -80,9 +82,11 @@ func (c *Cluster) newConsumer(cmd NewConsumer) error {
 		conf.autoCommit = false
 	}
 	k := &Consumer{c: c, Name: cmd.Name, Group: cmd.Group, conf: conf, alive: true, pos: map[*Partition]int64{},
-		resetting: map[*Partition]bool{}, fetching: map[int]bool{}, lastPoll: c.now}
+		resetting: map[*Partition]bool{}, fetching: map[int]bool{}, fetchSeq: map[int]int{}, lastPoll: c.now}
 	k.node = c.net.add(cmd.Name, nil)
 	k.meta = newMetaView(c, k.node, conf.backoff, conf.requestTimeout, k.onMetadata, func() bool { return k.alive })
+	k.conns = newConns(c, k.Name, k.node, k.pump, k.meta.refresh, func() bool { return k.alive })
+	k.conns = newConns(c, k.Name, k.node, k.pump, k.meta.refresh, func() bool { return k.alive })
 	c.consumers[cmd.Name] = k
 	c.clients = append(c.clients, k)
 	if cmd.Group != "" {
@@ -199,7 +203,7 @@ func (k *Consumer) pump() {
 			k.meta.refresh()
 			continue
 		}
-		if k.fetching[l] {
+		if k.fetching[l] || !k.conns.ready(l) {
 			continue
 		}
 		if leaders[l] == nil {
@@ -279,12 +283,12 @@ func (k *Consumer) fetch(l int, parts []fetchPart) {
 	c := k.c
 	b := c.Broker(l)
 	k.fetching[l] = true
-	done := false
+	k.fetchSeq[l]++
+	seq := k.fetchSeq[l]
 	finish := func() bool {
-		if done {
+		if !k.fetching[l] || k.fetchSeq[l] != seq {
 			return false
 		}
-		done = true
 		k.fetching[l] = false
 		return true
 	}
@@ -300,14 +304,33 @@ func (k *Consumer) fetch(l int, parts []fetchPart) {
 		b.serveFetch(pf, k.conf.fetchWaitMs)
 	}, func() {
 		if finish() {
-			k.meta.refresh()
-			k.after(k.conf.backoff, k.pump)
+			k.lostConnection(l, "connection refused")
 		}
 	})
 	k.after(k.conf.requestTimeout, func() {
 		if finish() {
-			k.meta.refresh()
-			k.pump()
+			k.lostConnection(l, "request timed out")
+		}
+	})
+}
+
+func (k *Consumer) lostConnection(l int, why string) {
+	k.conns.failed(l, why)
+	k.meta.refresh()
+	k.pump()
+}
+
+// brokerReset: broker id's process died; an in-flight fetch to it fails
+// one network hop later.
+func (k *Consumer) brokerReset(id int) {
+	if !k.alive || !k.fetching[id] {
+		return
+	}
+	seq := k.fetchSeq[id]
+	k.after(k.c.bc.latency, func() {
+		if k.fetching[id] && k.fetchSeq[id] == seq {
+			k.fetching[id] = false
+			k.lostConnection(id, "connection reset")
 		}
 	})
 }

@@ -33,6 +33,7 @@ const (
 	EvProduceError EventType = "produce.error"  // Producer, Partition, Records, Error, Retry (will retry)
 	EvConsume      EventType = "consume"        // Consumer, Partition, Offset, Records returned by poll
 	EvConsumerInfo EventType = "consumer"       // Consumer, Partition, Detail (reset, error, assignment)
+	EvConn         EventType = "conn"           // From (client), Broker, Detail: connection lost or re-established
 	EvGroup        EventType = "group"          // Group, Generation, Detail: state change / rebalance
 	EvCommit       EventType = "offset.commit"  // Group/Consumer, Partition, Offset
 	EvViolation    EventType = "violation"      // Detail: an invariant the checker saw broken

@@ -15,7 +15,7 @@ const maxShownValues = 12
 // ZooKeeper writes) that traces hide unless asked to show everything.
 func (e *Event) Verbose() bool {
 	switch e.Type {
-	case EvMsgSend, EvMsgDrop, EvFlush, EvZK, EvProduce:
+	case EvMsgSend, EvMsgDrop, EvFlush, EvZK, EvProduce, EvConn:
 		return true
 	}
 	return false
@@ -59,6 +59,8 @@ func (e *Event) Text() string {
 		return fmt.Sprintf("%s@%d %s", e.Partition, e.Broker, e.Detail)
 	case EvZK:
 		return "zk " + e.Detail
+	case EvConn:
+		return e.Detail
 	case EvController:
 		return "controller: " + e.Detail
 	case EvProduce:

@@ -1,5 +1,7 @@
 package core
 
+import "fmt"
+
 // member is a consumer's group membership (filled in by the consumer-group work).
 type member struct{ k *Consumer }
 
@@ -18,3 +20,16 @@ func (m *member) pollStarted()      {}
 func (m *member) stable() bool      { return true }
 func (m *member) commitSync() error { return nil }
 func (m *member) leave()            {}
+
+func (c *Cluster) groupText(name string) string { return "" }
+
+// GroupGeneration returns a group's generation.
+func (c *Cluster) GroupGeneration(group string) (int, bool) { return 0, false }
+
+// GroupAssignment returns a group's assignment: member -> partitions.
+func (c *Cluster) GroupAssignment(group string) (map[string][]string, bool) { return nil, false }
+
+// GroupCommitted returns a group's committed offset for p.
+func (c *Cluster) GroupCommitted(group string, p *Partition) (int64, bool, error) {
+	return 0, false, fmt.Errorf("no group %s", group)
+}

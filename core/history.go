@@ -23,6 +23,7 @@ type Delivery struct {
 	Offset    int64
 	Value     string
 	At        int64
+	Session   int // bumped whenever the consumer's position is reset or its assignment changes
 }
 
 // History is what clients observed. The checker and the scenario's

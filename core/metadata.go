@@ -159,13 +159,19 @@ func (m *metadata) expire(id int) {
 }
 
 // electController: in ZK mode the first live broker to create /controller
-// wins the race; here, the live broker with the lowest id.
+// wins the race; here, the registered broker with the lowest id whose
+// process runs (a dead process cannot race).
 func (m *metadata) electController() {
-	ids := m.registeredIDs()
-	if len(ids) == 0 {
+	m.controller = 0
+	for _, id := range m.registeredIDs() {
+		if m.c.Broker(id).processUp() {
+			m.controller = id
+			break
+		}
+	}
+	if m.controller == 0 {
 		return
 	}
-	m.controller = ids[0]
 	m.ctrlEpoch++
 	m.zk.create("/controller", fmt.Sprintf(`{"version":1,"brokerid":%d,"timestamp":"%d"}`, m.controller, m.c.now), m.controller)
 	m.zk.set("/controller_epoch", strconv.Itoa(m.ctrlEpoch))

@@ -34,6 +34,7 @@ type Producer struct {
 	node    *node
 	conf    producerConf
 	meta    *metaView
+	conns   *conns
 	pid     int64
 	pepoch  int16
 	pidReq  bool
@@ -106,6 +107,7 @@ func (c *Cluster) newProducer(cmd NewProducer) error {
 		reqs: map[int]*preq{}, rr: map[string]int{}, sticky: map[string]*stickyState{}}
 	p.node = c.net.add(cmd.Name, nil)
 	p.meta = newMetaView(c, p.node, conf.backoff, conf.requestTimeout, p.drain, func() bool { return true })
+	p.conns = newConns(c, p.Name, p.node, p.drain, p.meta.refresh, func() bool { return true })
 	c.producers[cmd.Name] = p
 	c.clients = append(c.clients, p)
 	return nil

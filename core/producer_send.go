@@ -29,7 +29,7 @@ func (p *Producer) drain() {
 				needMeta = true
 				continue
 			}
-			if p.inflt[leader]+boolInt(byBroker[leader] != nil) >= p.conf.maxInFlight && p.conf.acks != 0 {
+			if byBroker[leader] == nil && (!p.conns.ready(leader) || p.conf.acks != 0 && p.inflt[leader] >= p.conf.maxInFlight) {
 				continue
 			}
 			if byBroker[leader] == nil {
@@ -47,13 +47,6 @@ func (p *Producer) drain() {
 			p.sendRequest(id, byBroker[id])
 		}
 	}
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // nextBatch returns the partition's next batch to send, or nil: the first
@@ -125,12 +118,12 @@ func (p *Producer) sendRequest(id int, batches []*pbatch) {
 		br.handleProduce(req, func(res []produceResult) {
 			c.net.send(br.node, p.node, "ProduceResponse", func() { p.onResponse(rq.id, res) }, nil)
 		})
-	}, func() { p.disconnect(id, "NETWORK_EXCEPTION") })
+	}, func() { p.disconnect(id, nil, "NETWORK_EXCEPTION", "connection refused") })
 	c.after(p.conf.requestTimeout, func() {
 		if p.reqs[rq.id] != nil {
 			// NetworkClient: a request timeout closes the connection, failing
 			// everything in flight to that broker.
-			p.disconnect(id, "REQUEST_TIMED_OUT")
+			p.disconnect(id, nil, "REQUEST_TIMED_OUT", "request timed out")
 		}
 	})
 }
@@ -161,17 +154,18 @@ func (p *Producer) finishReq(rq *preq) {
 	}
 }
 
-// disconnect fails every request in flight to broker id.
-func (p *Producer) disconnect(id int, err string) {
-	var ids []int
-	for rid, rq := range p.reqs {
-		if rq.broker == id {
-			ids = append(ids, rid)
-		}
+// disconnect closes the connection to broker id and fails the requests
+// in flight on it (only those in ids, if given).
+func (p *Producer) disconnect(id int, ids []int, err, why string) {
+	if ids == nil {
+		ids = p.inflightTo(id)
 	}
-	sort.Ints(ids)
+	p.conns.failed(id, why)
 	for _, rid := range ids {
 		rq := p.reqs[rid]
+		if rq == nil {
+			continue
+		}
 		p.finishReq(rq)
 		for _, b := range rq.batches {
 			p.failBatch(b, err)
@@ -179,6 +173,28 @@ func (p *Producer) disconnect(id int, err string) {
 	}
 	p.meta.refresh()
 	p.drain()
+}
+
+// inflightTo lists the requests in flight to broker id, oldest first.
+func (p *Producer) inflightTo(id int) []int {
+	var ids []int
+	for rid, rq := range p.reqs {
+		if rq.broker == id {
+			ids = append(ids, rid)
+		}
+	}
+	sort.Ints(ids)
+	return ids
+}
+
+// brokerReset: broker id's process died and the OS reset its connections;
+// the producer hears of it one network hop later.
+func (p *Producer) brokerReset(id int) {
+	ids := p.inflightTo(id)
+	if len(ids) == 0 {
+		return
+	}
+	p.c.after(p.c.bc.latency, func() { p.disconnect(id, ids, "NETWORK_EXCEPTION", "connection reset") })
 }
 
 // complete acks a batch at base offset (or -1).

@@ -180,8 +180,8 @@ func (r *Replica) writeback() {
 		return
 	}
 	if r.log.Writeback(c.now, c.bc.dirtyExpireMs) {
-		r.unflushed = r.log.LEO() - r.log.RecoveryPoint()
-		c.emit(Event{Type: EvFlush, Partition: r.p.Name, Broker: r.b.ID, Offset: r.log.RecoveryPoint(), Detail: "OS writeback"})
+		r.unflushed = r.log.LEO() - r.log.DurableOffset()
+		c.emit(Event{Type: EvFlush, Partition: r.p.Name, Broker: r.b.ID, Offset: r.log.DurableOffset(), Detail: "OS writeback"})
 	}
 }
 

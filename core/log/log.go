@@ -8,8 +8,8 @@ import (
 // Log is one replica's log of one partition: a non-empty list of segments in
 // base-offset order, the last of which is active. Invariants:
 // segs[i].base < segs[i+1].base; every batch of segs[i] has offsets in
-// [segs[i].base, segs[i+1].base); StartOffset <= LEO; and, durable >=
-// recoveryPoint except transiently around mid-batch truncation.
+// [segs[i].base, segs[i+1].base); segs[0].base <= StartOffset <= LEO; and
+// RecoveryPoint <= DurableOffset <= LEO. Only the last segment can be empty.
 type Log struct {
 	cfg          Config
 	maxOffIdx    int // OffsetIndex.maxEntries = IndexMaxBytes/8

@@ -91,8 +91,8 @@ func (s *segment) endPos(j int) int32 {
 	return s.size
 }
 
-// fitEnd returns the smallest j > i such that batch j does not end at or
-// before position limit (so batches i..j-1 lie within [pos[i], limit]).
+// fitEnd returns the smallest j >= i such that batch j ends beyond position
+// limit, or len(batches): batches i..j-1 all lie within [pos[i], limit].
 func (s *segment) fitEnd(i int, limit int64) int {
 	lo, hi := i, len(s.batches) // invariant: batches before lo end <= limit
 	for lo < hi {

@@ -125,7 +125,7 @@ var lineErrors = []struct{ line, want string }{
 	{"net drop 1 2 count=0", "1:20: bad count \"0\": want a whole number in 1..2147483647"},
 	{"net drop 1 2 5", "1:14: unexpected \"5\": want KEY=VALUE (usage: net drop FROM TO [count=N])"},
 	{"expect", "1:7: missing KIND (usage: expect KIND ... (KIND: leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed, znode))"},
-	{"expect foo x", "1:8: unknown expect kind \"foo\" (want leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed or znode)"},
+	{"expect foo x", "1:8: unknown expect kind \"foo\" (want leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed, znode, violations or error)"},
 	{"expect leader", "1:14: missing PARTITION (usage: expect leader PARTITION == BROKER|none)"},
 	{"expect leader == 1", "1:15: missing PARTITION before == (usage: expect leader PARTITION == BROKER|none)"},
 	{"expect leader orders-0", "1:23: missing operator == (usage: expect leader PARTITION == BROKER|none)"},

@@ -45,12 +45,16 @@ var expectForms = map[string]expectForm{
 	"committed": {usage: "expect committed GROUP PARTITION == OFFSET|none", target: "GROUP",
 		checkT: (*lineParser).group, arg: "PARTITION", checkA: (*lineParser).partition,
 		checkWs: wantCountOrNone},
+	"violations": {usage: "expect violations == KIND,...|none (what the invariant checker finds now)",
+		checkWs: wantRecords},
+	"error": {usage: "expect error == TEXT or expect error contains TEXT (the previous command's error)",
+		ops: []string{"==", "contains"}, checkWs: wantText},
 	"znode": {usage: "expect znode PATH == TEXT or expect znode PATH contains TEXT", target: "PATH",
 		checkT: (*lineParser).znodePath, ops: []string{"==", "contains"}, checkWs: wantText},
 }
 
 // expectKinds lists the kinds for error messages.
-const expectKinds = "leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed or znode"
+const expectKinds = "leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed, znode, violations or error"
 
 // producerName checks a producer name.
 func producerName(p *lineParser, w word) (string, error) { return p.client(w, "producer") }

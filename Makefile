@@ -1,0 +1,29 @@
+# kafkasim — `make test` is what CI runs (through .ci/run).
+GO      ?= go
+WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
+
+.PHONY: test test-native test-wasm vet purity bench build
+
+test: vet purity test-native test-wasm
+
+build:
+	$(GO) build ./...
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./core/...
+
+# purity: core/ must stay a pure state machine (no I/O, no clocks, no goroutines).
+purity:
+	./scripts/purity.sh
+
+test-native:
+	$(GO) test -count=1 ./...
+
+# The core's tests again, compiled to WebAssembly and run under node.
+test-wasm:
+	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./core/...
+
+bench:
+	./scripts/bench.sh
