@@ -41,6 +41,7 @@ func newMetadata(c *Cluster) *metadata {
 }
 
 func (m *metadata) start() {
+	m.startLeaderRebalance()
 	if !m.kraft {
 		m.zk.create("/brokers/ids", "", 0)
 		m.zk.create("/brokers/topics", "", 0)
