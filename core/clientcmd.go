@@ -31,10 +31,14 @@ func (c *Cluster) poll(x Poll) error {
 	k.lastPoll = c.now
 	if k.member != nil {
 		k.member.pollStarted()
+		defer k.member.pollEnded()
 	}
 	k.pump()
 	start := k.polled
 	err := c.runUntil(c.now+timeout, func() bool {
+		if !k.alive {
+			return true
+		}
 		if k.conf.manual {
 			return len(k.buffer) > 0 && (k.member == nil || k.member.stable())
 		}
@@ -81,7 +85,7 @@ func (c *Cluster) closeConsumer(name string, crash bool) error {
 	if crash {
 		what = "crashed"
 	}
-	c.emit(Event{Type: EvConsumerInfo, Consumer: name, Group: k.Group, Detail: what})
+	c.emit(Event{Type: EvConsumerInfo, Consumer: name, Group: k.Group, Detail: name + " " + what})
 	return nil
 }
 

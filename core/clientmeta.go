@@ -13,6 +13,9 @@ type metaView struct {
 	leaders  map[*Partition]int
 	epochs   map[*Partition]int32
 	topics   map[string]bool // topics of interest
+	all      bool            // ask for every topic (pattern subscription)
+	maxAge   int64           // metadata.max.age.ms: refresh at least this often
+	ageSeq   int
 	inflight bool
 	seq      int
 	next     int   // bootstrap broker to ask next
@@ -22,9 +25,10 @@ type metaView struct {
 	alive    func() bool
 }
 
-func newMetaView(c *Cluster, from *node, backoff, timeout int64, onUpdate func(), alive func() bool) *metaView {
+func newMetaView(c *Cluster, from *node, s settings, onUpdate func(), alive func() bool) *metaView {
 	return &metaView{c: c, from: from, counts: map[string]int{}, leaders: map[*Partition]int{}, epochs: map[*Partition]int32{},
-		topics: map[string]bool{}, next: c.rng.intn(len(c.brokers)), backoff: backoff, timeout: timeout, onUpdate: onUpdate, alive: alive}
+		topics: map[string]bool{}, next: c.rng.intn(len(c.brokers)), backoff: s.int("retry.backoff.ms"), timeout: s.int("request.timeout.ms"),
+		maxAge: s.int("metadata.max.age.ms"), onUpdate: onUpdate, alive: alive}
 }
 
 // leader returns the known leader of p, or -1.
@@ -33,6 +37,30 @@ func (m *metaView) leader(p *Partition) int {
 		return l
 	}
 	return -1
+}
+
+// wantAll switches to asking for every topic when topics is empty (a
+// pattern subscription), else adds the topics.
+func (m *metaView) wantAll(topics []string) {
+	if len(topics) == 0 || m.all {
+		if !m.all {
+			m.all = true
+			m.refresh()
+		}
+		return
+	}
+	for _, t := range topics {
+		m.want(t)
+	}
+}
+
+// snapshot returns the known partition counts of topics.
+func (m *metaView) snapshot(topics []string) map[string]int {
+	out := map[string]int{}
+	for _, t := range topics {
+		out[t] = m.counts[t]
+	}
+	return out
 }
 
 // want adds a topic of interest and refreshes if it is unknown.
@@ -56,6 +84,9 @@ func (m *metaView) refresh() {
 	m.seq++
 	seq := m.seq
 	topics := sortedKeys(m.topics)
+	if m.all {
+		topics = nil
+	}
 	fail := func() {
 		if m.seq == seq && m.inflight && m.alive() {
 			m.inflight = false
@@ -76,6 +107,15 @@ func (m *metaView) refresh() {
 }
 
 func (m *metaView) apply(resp []topicMeta) {
+	m.ageSeq++
+	seq := m.ageSeq
+	if m.maxAge > 0 {
+		m.c.after(m.maxAge, func() { // metadata.max.age.ms
+			if m.ageSeq == seq && m.alive() {
+				m.refresh()
+			}
+		})
+	}
 	missing := false
 	for _, tm := range resp {
 		if tm.err != "" {
@@ -114,6 +154,13 @@ type partMeta struct {
 // unknown topic is created when auto.create.topics.enable is on (the answer
 // is then LEADER_NOT_AVAILABLE until the leaders are known).
 func (b *Broker) metadataFor(topics []string) []topicMeta {
+	if topics == nil { // all topics
+		for _, t := range b.c.order {
+			if _, known := b.cache[t.Partitions[0]]; known && !t.Internal {
+				topics = append(topics, t.Name)
+			}
+		}
+	}
 	out := make([]topicMeta, 0, len(topics))
 	for _, name := range topics {
 		t := b.c.topics[name]

@@ -17,6 +17,9 @@ const (
 	MaxValueBytes = 1 << 20
 	maxEvents     = 1 << 20 // undrained events kept; older ones are dropped
 	maxHeld       = 100_000 // messages queued at a paused broker
+	// maxTimersPerMs bounds the work of one virtual millisecond: more means
+	// something reschedules itself with no delay.
+	maxTimersPerMs = 5_000_000
 )
 
 // Cluster is a simulated Kafka cluster: a deterministic state machine driven
@@ -111,9 +114,10 @@ func (c *Cluster) Options() Options { return c.opts }
 // Now returns the virtual time in milliseconds since the cluster was created.
 func (c *Cluster) Now() int64 { return c.now }
 
-// Quiet turns event recording off (or back on). Benchmarks use it; the
-// history the checker reads is kept either way.
-func (c *Cluster) Quiet(q bool) { c.quiet = q }
+// Quiet turns event recording and the client history off (or back on).
+// Benchmarks use it. Records sent while quiet are never in the history, so
+// the checker and expectations cannot judge them.
+func (c *Cluster) Quiet(q bool) { c.quiet, c.history.off = q, q }
 
 // History returns what the clients saw (sends, acks, failures, deliveries).
 func (c *Cluster) History() *History { return c.history }
@@ -139,6 +143,9 @@ func (c *Cluster) emit(e Event) {
 	}
 	c.evSeq++
 	e.Seq = c.evSeq
+	if len(e.Partition) > 2 && e.Partition[0] == '_' && e.Partition[1] == '_' {
+		e.Minor = true // internal topics: replication detail
+	}
 	e.At = c.now
 	c.events = append(c.events, e)
 }
@@ -173,10 +180,14 @@ func (c *Cluster) runUntil(end int64, stop func() bool) error {
 		if at > c.now {
 			c.now = at
 		}
-		for {
+		for n := 0; ; n++ {
 			t, ok := c.sched.peek()
 			if !ok || t != c.now {
 				break
+			}
+			if n == maxTimersPerMs {
+				c.fault = fmt.Errorf("livelock: more than %d timers at t=%s (a zero-delay loop)", maxTimersPerMs, FormatTime(c.now))
+				return c.fault
 			}
 			c.sched.pop().fn()
 		}

@@ -55,12 +55,15 @@ type Produce struct {
 }
 
 // NewConsumer starts a simulated consumer on a host of its own. Group ""
-// means no group (manual assignment only). Configs are Kafka consumer config
-// names (partition.assignment.strategy, enable.auto.commit, ...) plus
-// "poll" (auto|manual).
+// means no group (manual assignment only); with a group it subscribes to
+// Topics (all non-internal topics when empty, like a pattern
+// subscription). Configs are Kafka consumer config names
+// (partition.assignment.strategy, enable.auto.commit, group.instance.id,
+// ...) plus "poll" (auto|manual).
 type NewConsumer struct {
 	Name    string            `json:"name"`
 	Group   string            `json:"group,omitempty"`
+	Topics  []string          `json:"topics,omitempty"`
 	Configs map[string]string `json:"configs,omitempty"`
 }
 

@@ -40,8 +40,11 @@ type Consumer struct {
 	alive bool // false after crash or close
 	inc   int  // bumped when it dies, so its timers and replies stop
 
+	topics    []string             // subscription (group consumers); empty: all topics
 	assigned  []*Partition         // current assignment (manual or from the group)
-	pos       map[*Partition]int64 // next offset to hand out; absent: unknown
+	pos       map[*Partition]int64 // next offset to fetch; absent: unknown
+	next      map[*Partition]int64 // the application's position: next offset poll returns (what commits store)
+	session   int                  // bumped when positions are reset or the assignment changes
 	resetting map[*Partition]bool
 	fetching  map[int]bool // broker -> fetch in flight
 	fetchSeq  map[int]int
@@ -82,9 +85,10 @@ func (c *Cluster) newConsumer(cmd NewConsumer) error {
 		conf.autoCommit = false
 	}
 	k := &Consumer{c: c, Name: cmd.Name, Group: cmd.Group, conf: conf, alive: true, pos: map[*Partition]int64{},
-		resetting: map[*Partition]bool{}, fetching: map[int]bool{}, fetchSeq: map[int]int{}, lastPoll: c.now}
+		resetting: map[*Partition]bool{}, fetching: map[int]bool{}, fetchSeq: map[int]int{}, lastPoll: c.now,
+		next: map[*Partition]int64{}, topics: cmd.Topics}
 	k.node = c.net.add(cmd.Name, nil)
-	k.meta = newMetaView(c, k.node, conf.backoff, conf.requestTimeout, k.onMetadata, func() bool { return k.alive })
+	k.meta = newMetaView(c, k.node, s, k.onMetadata, func() bool { return k.alive })
 	k.conns = newConns(c, k.Name, k.node, k.pump, k.meta.refresh, func() bool { return k.alive })
 	k.conns = newConns(c, k.Name, k.node, k.pump, k.meta.refresh, func() bool { return k.alive })
 	c.consumers[cmd.Name] = k
@@ -155,6 +159,12 @@ func (k *Consumer) setAssignment(parts []*Partition) {
 			delete(k.pos, p)
 		}
 	}
+	for p := range k.next {
+		if !keep[p] {
+			delete(k.next, p)
+		}
+	}
+	k.session++
 	k.assigned = append([]*Partition(nil), parts...)
 	sort.Slice(k.assigned, func(i, j int) bool { return partLess(k.assigned[i], k.assigned[j]) })
 	if len(k.buffer) > 0 {
@@ -175,7 +185,20 @@ func partLess(a, b *Partition) bool {
 	return a.ID < b.ID
 }
 
-func (k *Consumer) onMetadata() { k.pump() }
+func (k *Consumer) onMetadata() {
+	if k.member != nil {
+		k.member.onMetadata()
+		k.member.ensure()
+	}
+	k.pump()
+}
+
+// setPosition starts consuming p at off.
+func (k *Consumer) setPosition(p *Partition, off int64, why string) {
+	k.pos[p], k.next[p] = off, off
+	k.session++
+	k.c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Group: k.Group, Partition: p.Name, Offset: off, Detail: fmt.Sprintf("%s starts %s at %s", k.Name, p.Name, why)})
+}
 
 // pump starts whatever the consumer needs next: positions for new
 // partitions, then fetches to each leader.
@@ -230,7 +253,7 @@ func (k *Consumer) initPosition(p *Partition) {
 func (k *Consumer) resetPosition(p *Partition) {
 	c := k.c
 	if k.conf.reset == "none" {
-		c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Error: "NoOffsetForPartitionException", Detail: "no committed offset and auto.offset.reset=none"})
+		c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Error: "NoOffsetForPartitionException", Detail: k.Name + " " + p.Name + ": no committed offset and auto.offset.reset=none (NoOffsetForPartitionException)"})
 		return
 	}
 	l := k.meta.leader(p)
@@ -262,8 +285,7 @@ func (k *Consumer) resetPosition(p *Partition) {
 				return
 			}
 			delete(k.resetting, p)
-			k.pos[p] = off
-			c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Offset: off, Detail: fmt.Sprintf("position reset to %d (auto.offset.reset=%s)", off, k.conf.reset)})
+			k.setPosition(p, off, fmt.Sprintf("offset %d (auto.offset.reset=%s)", off, k.conf.reset))
 			k.pump()
 		})
 	}, retry)
@@ -347,7 +369,7 @@ func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
 		switch fr.err {
 		case "":
 		case "OFFSET_OUT_OF_RANGE":
-			k.c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Offset: pos, Error: fr.err, Detail: fmt.Sprintf("offset %d out of range: reset (auto.offset.reset=%s)", pos, k.conf.reset)})
+			k.c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Offset: pos, Error: fr.err, Detail: fmt.Sprintf("%s %s: offset %d out of range (OFFSET_OUT_OF_RANGE): reset (auto.offset.reset=%s)", k.Name, p.Name, pos, k.conf.reset)})
 			delete(k.pos, p)
 			continue
 		default:
@@ -383,9 +405,10 @@ func (k *Consumer) deliver(n int) int {
 	for i := 0; i < n; {
 		j := i
 		for j < n && recs[j].p == recs[i].p {
-			c.history.consume(Delivery{Consumer: k.Name, Group: k.Group, Partition: recs[j].p.Name, Offset: recs[j].offset, Value: recs[j].rec.Value, At: c.now})
+			c.history.consume(Delivery{Consumer: k.Name, Group: k.Group, Partition: recs[j].p.Name, Offset: recs[j].offset, Value: recs[j].rec.Value, At: c.now, Session: k.session})
 			j++
 		}
+		k.next[recs[i].p] = recs[j-1].offset + 1
 		if !c.quiet {
 			rs := make([]log.Record, 0, j-i)
 			for _, br := range recs[i:j] {
@@ -398,7 +421,7 @@ func (k *Consumer) deliver(n int) int {
 	k.polled += n
 	k.buffer = append(k.buffer[:0], k.buffer[n:]...)
 	if k.member != nil {
-		k.member.onPoll(recs[:0:0])
+		k.member.onPoll()
 	}
 	return n
 }

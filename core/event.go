@@ -74,6 +74,9 @@ type Event struct {
 	IsLeader   bool         `json:"isLeader,omitempty"`
 	Attempt    int          `json:"attempt,omitempty"`
 	Detail     string       `json:"detail,omitempty"`
+	// Minor marks routine detail (internal topics' replication, offsets
+	// committed again unchanged) that traces hide unless verbose.
+	Minor bool `json:"minor,omitempty"`
 }
 
 // Values returns the record values of e, in offset order.

@@ -14,6 +14,9 @@ const maxShownValues = 12
 // Verbose reports whether an event is wire-level detail (messages, flushes,
 // ZooKeeper writes) that traces hide unless asked to show everything.
 func (e *Event) Verbose() bool {
+	if e.Minor {
+		return true
+	}
 	switch e.Type {
 	case EvMsgSend, EvMsgDrop, EvFlush, EvZK, EvProduce, EvConn:
 		return true
@@ -33,6 +36,9 @@ func (e *Event) Text() string {
 	case EvNet:
 		return "net " + e.Detail
 	case EvTopic, EvTopicAlter:
+		if len(e.Replicas) > 12 {
+			return e.Detail
+		}
 		return fmt.Sprintf("%s, replicas %s", e.Detail, formatAssign(e.Replicas))
 	case EvAppend:
 		who := "follower"
@@ -85,14 +91,7 @@ func (e *Event) Text() string {
 	case EvConsume:
 		return fmt.Sprintf("%s polled %s from %s at %s", e.Consumer, Values(e.Records), e.Partition, offRange(e.Offset, e.Offset+int64(len(e.Records))-1))
 	case EvConsumerInfo:
-		s := e.Consumer
-		if e.Partition != "" {
-			s += " " + e.Partition
-		}
-		if e.Error != "" {
-			s += " " + e.Error
-		}
-		return s + ": " + e.Detail
+		return e.Detail
 	case EvGroup:
 		return fmt.Sprintf("group %s %s", e.Group, e.Detail)
 	case EvCommit:

@@ -23,6 +23,7 @@ func (r *Replica) becomeFollower(st pstate) {
 	r.role, r.leader, r.epoch = roleFollower, st.leader, st.epoch
 	r.isr, r.pending, r.followers = nil, nil, nil
 	b := r.b
+	r.onLeadershipChange()
 	if wasLeader {
 		b.c.emit(Event{Type: EvInfo, Partition: r.p.Name, Broker: b.ID, Epoch: st.epoch, Detail: fmt.Sprintf("%s becomes a follower of %d (epoch %d)", r.name(), st.leader, st.epoch)})
 	}

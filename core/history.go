@@ -34,6 +34,7 @@ type History struct {
 	acked     map[string][]int // producer -> record ids in ack order
 	failed    map[string][]int
 	Consumed  []Delivery
+	Commits   []CommitRecord
 	Truncated bool
 	off       bool
 }
@@ -115,4 +116,20 @@ func (h *History) ConsumedBy(consumer string) []string {
 		}
 	}
 	return out
+}
+
+// CommitRecord is an offset a group's coordinator stored.
+type CommitRecord struct {
+	Group     string
+	Partition string
+	Offset    int64
+	At        int64
+}
+
+func (h *History) commit(group, partition string, offset, at int64) {
+	if h.off || len(h.Commits) >= MaxHistory {
+		h.Truncated = h.Truncated || !h.off
+		return
+	}
+	h.Commits = append(h.Commits, CommitRecord{Group: group, Partition: partition, Offset: offset, At: at})
 }

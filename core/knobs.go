@@ -138,7 +138,7 @@ var knobs = map[string]knob{
 	"group.instance.id":                     {scopeConsumer, "", anyString},
 	"poll":                                  {scopeConsumer, "auto", oneOf("auto", "manual")},
 	// the simulator's own
-	"net.latency.ms":           {scopeSim, "2", intIn(0, 3600000)},
+	"net.latency.ms":           {scopeSim, "2", intIn(1, 3600000)}, // >= 1: every round trip takes virtual time
 	"net.jitter.ms":            {scopeSim, "0", intIn(0, 3600000)},
 	"os.dirty.expire.ms":       {scopeSim, "30000", intIn(0, math.MaxInt32)},
 	"os.writeback.interval.ms": {scopeSim, "5000", intIn(1, math.MaxInt32)},

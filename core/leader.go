@@ -66,6 +66,7 @@ func (r *Replica) becomeLeader(st pstate) {
 	}
 	c.emit(Event{Type: EvInfo, Partition: r.p.Name, Broker: r.b.ID, Epoch: st.epoch, Detail: fmt.Sprintf("%s becomes leader (epoch %d, LEO %d, HW %d)", r.name(), st.epoch, r.log.LEO(), r.hw)})
 	r.maybeAdvanceHW()
+	r.onLeadershipChange()
 }
 
 // epochStart is the offset where the leader's current epoch began.

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/kafkasim/kafkasim/core/hash"
 	"github.com/kafkasim/kafkasim/core/log"
@@ -40,13 +41,12 @@ type Producer struct {
 	pidReq  bool
 	queues  map[*Partition]*pqueue
 	qorder  []*pqueue
-	waiting []*precord  // records whose topic's metadata is not known yet
+	waiting []precord   // records whose topic's metadata is not known yet
 	inflt   map[int]int // in-flight requests per broker
 	reqs    map[int]*preq
 	reqSeq  int
-	rr      map[string]int // round-robin counters
-	sticky  map[string]*stickyState
-	pending int // records sent but not acked or failed
+	parts   map[string]*partitionerState // by topic
+	pending int                          // records sent but not acked or failed
 }
 
 type precord struct {
@@ -68,7 +68,7 @@ type pqueue struct {
 type pbatch struct {
 	q        *pqueue
 	recs     []log.Record
-	ids      []int
+	ids      []int // history ids of recs; nil while they are all -1 (history off)
 	bytes    int
 	created  int64
 	attempts int
@@ -86,9 +86,29 @@ type preq struct {
 	batches []*pbatch
 }
 
-type stickyState struct {
-	part  int
-	bytes int
+// partitionerState is what the partitioner keeps about one topic.
+type partitionerState struct {
+	rr          int  // round-robin counter
+	rrStarted   bool // rr has had its random start
+	sticky      int  // sticky partition; -1 before the first choice
+	stickyBytes int  // bytes sent to it since it was chosen
+}
+
+// dest is a topic as the producer sees it while placing records: resolved
+// once per send (nothing it depends on changes while records are placed).
+type dest struct {
+	t  *Topic // nil if the topic does not exist (yet)
+	n  int    // partition count per the producer's metadata; 0: not known yet
+	st *partitionerState
+}
+
+func (p *Producer) dest(topic string) dest {
+	st := p.parts[topic]
+	if st == nil {
+		st = &partitionerState{sticky: -1}
+		p.parts[topic] = st
+	}
+	return dest{t: p.c.topics[topic], n: p.meta.counts[topic], st: st}
 }
 
 func (c *Cluster) newProducer(cmd NewProducer) error {
@@ -104,9 +124,9 @@ func (c *Cluster) newProducer(cmd NewProducer) error {
 		return fmt.Errorf("producer %s: %v", cmd.Name, err)
 	}
 	p := &Producer{c: c, Name: cmd.Name, conf: conf, pid: -1, queues: map[*Partition]*pqueue{}, inflt: map[int]int{},
-		reqs: map[int]*preq{}, rr: map[string]int{}, sticky: map[string]*stickyState{}}
+		reqs: map[int]*preq{}, parts: map[string]*partitionerState{}}
 	p.node = c.net.add(cmd.Name, nil)
-	p.meta = newMetaView(c, p.node, conf.backoff, conf.requestTimeout, p.drain, func() bool { return true })
+	p.meta = newMetaView(c, p.node, s, p.drain, func() bool { return true })
 	p.conns = newConns(c, p.Name, p.node, p.drain, p.meta.refresh, func() bool { return true })
 	c.producers[cmd.Name] = p
 	c.clients = append(c.clients, p)
@@ -191,15 +211,29 @@ func (p *Producer) send(cmd Produce) error {
 	if hasKey {
 		key = *cmd.Key
 	}
+	d := p.dest(cmd.Topic)
+	// A run of records bound for one partition (an explicit one, or keyless
+	// with a sticky partitioner) lets a new batch be sized for them at once.
+	runs := part >= 0 || !hasKey && p.conf.partitioner != "roundrobin"
+	var values []string // the next values of a counted send, values[next:]
+	next := 0
 	for i := 1; i <= n; i++ {
 		v := cmd.Value
 		if cmd.Count > 1 {
-			v = cmd.Value + "-" + strconv.Itoa(i)
+			if next == len(values) {
+				values, next = countedValues(values[:0], cmd.Value, i, n), 0
+			}
+			v = values[next]
+			next++
 		}
-		pr := &precord{topic: cmd.Topic, partition: part, rec: log.Record{Key: key, Value: v, HasKey: hasKey}}
+		pr := precord{topic: cmd.Topic, partition: part, rec: log.Record{Key: key, Value: v, HasKey: hasKey}}
 		pr.id = c.history.send(p.Name, v, p.conf.acks, p.conf.idempotent)
 		p.pending++
-		p.place(pr)
+		more := 1
+		if runs {
+			more = n - i + 1
+		}
+		p.place(&d, &pr, more)
 	}
 	if !c.quiet && n > 0 {
 		c.emit(Event{Type: EvProduce, Producer: p.Name, Topic: cmd.Topic, Detail: fmt.Sprintf("send() %d record(s)", n)})
@@ -211,71 +245,94 @@ func (p *Producer) send(cmd Produce) error {
 	return nil
 }
 
+// countedValues appends the values "prefix-from", "prefix-(from+1)", ...
+// (at most up to "prefix-to") to out. They are cut from one string of a few
+// KiB, so a send of many records does not allocate once per value.
+func countedValues(out []string, prefix string, from, to int) []string {
+	const maxNames, maxBytes = 512, 8192
+	var digits [20]byte
+	width := len(prefix) + 1 + len(strconv.AppendInt(digits[:0], int64(to), 10)) // the longest name
+	var sb strings.Builder
+	sb.Grow(min(min(to-from+1, maxNames)*width, maxBytes+width))
+	var ends [maxNames]int
+	n := 0
+	for i := from; i <= to && n < maxNames && (n == 0 || sb.Len() < maxBytes); i++ {
+		sb.WriteString(prefix)
+		sb.WriteByte('-')
+		sb.Write(strconv.AppendInt(digits[:0], int64(i), 10))
+		ends[n] = sb.Len()
+		n++
+	}
+	s, start := sb.String(), 0
+	for _, end := range ends[:n] {
+		out = append(out, s[start:end])
+		start = end
+	}
+	return out
+}
+
 // place runs the partitioner (if metadata allows) and appends the record
-// to its partition's accumulator.
-func (p *Producer) place(pr *precord) {
-	n := p.meta.counts[pr.topic]
-	if n == 0 {
-		p.waiting = append(p.waiting, pr)
+// to its partition's accumulator; more is as for accumulate.
+func (p *Producer) place(d *dest, pr *precord, more int) {
+	if d.n == 0 {
+		p.waiting = append(p.waiting, *pr)
 		return
 	}
 	part := pr.partition
 	if part < 0 {
-		part = p.partition(pr, n)
+		part = p.partition(d, pr)
 	}
-	t := p.c.topics[pr.topic]
-	if part >= len(t.Partitions) {
-		p.waiting = append(p.waiting, pr)
+	if part >= len(d.t.Partitions) {
+		p.waiting = append(p.waiting, *pr)
 		return
 	}
-	p.accumulate(t.Partitions[part], pr)
+	p.accumulate(d.t.Partitions[part], pr, more)
 }
 
 // partition picks a partition: murmur2 of the key over all partitions;
 // keyless records by the version's default partitioner.
-func (p *Producer) partition(pr *precord, n int) int {
+func (p *Producer) partition(d *dest, pr *precord) int {
 	if pr.rec.HasKey {
-		return hash.KeyPartition(pr.rec.Key, n)
+		return hash.KeyPartition(pr.rec.Key, d.n)
 	}
-	t := p.c.topics[pr.topic]
-	avail := p.available(t, n)
 	switch p.conf.partitioner {
 	case "roundrobin":
 		// DefaultPartitioner <= 2.3: a counter with a random start over available partitions.
-		cnt, ok := p.rr[pr.topic]
-		if !ok {
-			cnt = p.c.rng.intn(1 << 30)
+		st := d.st
+		if !st.rrStarted {
+			st.rr, st.rrStarted = p.c.rng.intn(1<<30), true
 		}
-		p.rr[pr.topic] = cnt + 1
-		if len(avail) > 0 {
+		cnt := st.rr
+		st.rr++
+		if avail := p.available(d.t, d.n); len(avail) > 0 {
 			return avail[cnt%len(avail)]
 		}
-		return cnt % n
+		return cnt % d.n
 	default:
-		return p.stickyPartition(pr, avail, n)
+		return p.stickyPartition(d, pr)
 	}
 }
 
 // stickyPartition is KIP-480 (2.4-3.2: switch when a new batch starts) and
 // KIP-794 (3.3+: switch after batch.size bytes); the next partition is a
 // random available one, different from the last.
-func (p *Producer) stickyPartition(pr *precord, avail []int, n int) int {
-	st := p.sticky[pr.topic]
+func (p *Producer) stickyPartition(d *dest, pr *precord) int {
+	st, t, n := d.st, d.t, d.n
 	size := recordSize(pr.rec)
-	if st != nil && st.part < n {
+	if st.sticky >= 0 && st.sticky < n {
 		switchNow := false
 		if p.conf.partitioner == "uniform" {
-			switchNow = st.bytes >= max(p.conf.batchSize, 1)
-		} else if q := p.queues[p.c.topics[pr.topic].Partitions[st.part]]; q != nil {
+			switchNow = st.stickyBytes >= max(p.conf.batchSize, 1)
+		} else if q := p.queues[t.Partitions[st.sticky]]; q != nil {
 			last := q.last()
 			switchNow = last == nil || last.closed || last.bytes+size > p.conf.batchSize && len(last.recs) > 0
 		}
 		if !switchNow {
-			st.bytes += size
-			return st.part
+			st.stickyBytes += size
+			return st.sticky
 		}
 	}
-	choices := avail
+	choices := p.available(t, n)
 	if len(choices) == 0 {
 		choices = make([]int, n)
 		for i := range choices {
@@ -283,10 +340,10 @@ func (p *Producer) stickyPartition(pr *precord, avail []int, n int) int {
 		}
 	}
 	next := choices[p.c.rng.intn(len(choices))]
-	if st != nil && len(choices) > 1 && next == st.part {
+	if st.sticky >= 0 && len(choices) > 1 && next == st.sticky {
 		next = choices[(indexOf(choices, next)+1+p.c.rng.intn(len(choices)-1))%len(choices)]
 	}
-	p.sticky[pr.topic] = &stickyState{part: next, bytes: size}
+	st.sticky, st.stickyBytes = next, size
 	return next
 }
 
@@ -329,8 +386,11 @@ func (p *Producer) queue(part *Partition) *pqueue {
 	return q
 }
 
-// accumulate is RecordAccumulator.append.
-func (p *Producer) accumulate(part *Partition, pr *precord) {
+// accumulate is RecordAccumulator.append. more (>= 1) is how many records
+// of the current send, this one included, are expected to follow it into
+// the same partition: a new batch makes room for as many of them as
+// batch.size allows, instead of growing record by record.
+func (p *Producer) accumulate(part *Partition, pr *precord, more int) {
 	q := p.queue(part)
 	p.c.history.setPartition(pr.id, part.Name)
 	size := recordSize(pr.rec)
@@ -340,13 +400,21 @@ func (p *Producer) accumulate(part *Partition, pr *precord) {
 			b.closed = true
 		}
 		b = &pbatch{q: q, created: p.c.now, seq: -1}
+		if more > 1 {
+			b.recs = make([]log.Record, 0, min(more, p.conf.batchSize/size+1))
+		}
 		q.batches = append(q.batches, b)
 		if p.conf.lingerMs > 0 {
 			p.c.after(p.conf.lingerMs, p.drain)
 		}
 	}
 	b.recs = append(b.recs, pr.rec)
-	b.ids = append(b.ids, pr.id)
+	if pr.id >= 0 || b.ids != nil {
+		for len(b.ids) < len(b.recs)-1 {
+			b.ids = append(b.ids, -1)
+		}
+		b.ids = append(b.ids, pr.id)
+	}
 	b.bytes += size
 }
 
@@ -354,7 +422,11 @@ func (p *Producer) accumulate(part *Partition, pr *precord) {
 func (p *Producer) resolveWaiting() {
 	w := p.waiting
 	p.waiting = nil
-	for _, pr := range w {
-		p.place(pr)
+	var d dest
+	for i := range w {
+		if i == 0 || w[i].topic != w[i-1].topic {
+			d = p.dest(w[i].topic)
+		}
+		p.place(&d, &w[i], 1)
 	}
 }

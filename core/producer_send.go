@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -96,6 +97,11 @@ func (p *Producer) sendRequest(id int, batches []*pbatch) {
 		req.pid, req.pepoch = p.pid, p.pepoch
 	}
 	for i, b := range batches {
+		if cap(b.recs) > 2*len(b.recs) {
+			// Sized for a run of records that ended early (see accumulate):
+			// the records go into logs that live long, so give back the room.
+			b.recs = slices.Clone(b.recs)
+		}
 		b.closed, b.inflight = true, true
 		b.q.inflt++
 		req.parts[i] = producePart{p: b.q.p, records: b.recs, baseSeq: b.seq}

@@ -91,6 +91,8 @@ func (p *lineParser) produceFields(o opts, c *core.Produce) error {
 
 var consumerOpts = []optSpec{
 	{name: "group"},
+	{name: "topics"},
+	{name: "instance", key: "group.instance.id"},
 	{name: "assignor", key: "partition.assignment.strategy", check: oneOf("range", "roundrobin", "sticky", "cooperative-sticky")},
 	{name: "auto.commit", key: "enable.auto.commit", check: boolean},
 	{name: "auto.commit.interval.ms", key: "auto.commit.interval.ms", check: inRange(0, maxInt32)},
@@ -115,6 +117,11 @@ func parseConsumer(p *lineParser, st *Step) error {
 	}
 	if g, ok := o.fields["group"]; ok {
 		if c.Group, err = p.group(g); err != nil {
+			return err
+		}
+	}
+	if w, ok := o.fields["topics"]; ok {
+		if c.Topics, err = p.topics(w); err != nil {
 			return err
 		}
 	}

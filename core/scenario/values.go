@@ -119,6 +119,26 @@ func (p *lineParser) topic(w word) (string, error) {
 	return w.s, nil
 }
 
+// topics checks a comma-separated list of distinct topic names.
+func (p *lineParser) topics(w word) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range strings.Split(w.s, ",") {
+		if t == "" {
+			return nil, p.errAt(w, "empty item in list %q", w.s)
+		}
+		if _, err := p.topic(word{s: t, off: w.off}); err != nil {
+			return nil, err
+		}
+		if seen[t] {
+			return nil, p.errAt(w, "topic %s listed twice", t)
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out, nil
+}
+
 // group checks a consumer group name.
 func (p *lineParser) group(w word) (string, error) {
 	if msg := checkName(w.s, nameChar); msg != "" {

@@ -16,7 +16,7 @@ var usage = map[string]string{
 	"topic alter":  "topic alter NAME partitions=N",
 	"producer":     "producer NAME [acks=0|1|all] [retries=N] [max.in.flight=N] [idempotence=true|false] [linger.ms=N] [partitioner=default|roundrobin|sticky]",
 	"produce":      "produce PRODUCER TOPIC value=V [key=K] [partition=N] [count=N]",
-	"consumer":     "consumer NAME [group=G] [assignor=range|roundrobin|sticky|cooperative-sticky] [auto.commit=true|false] [auto.commit.interval.ms=N] [offset.reset=earliest|latest] [session.timeout.ms=N] [poll=auto|manual]",
+	"consumer":     "consumer NAME [group=G] [topics=T,...] [instance=ID] [assignor=range|roundrobin|sticky|cooperative-sticky] [auto.commit=true|false] [auto.commit.interval.ms=N] [offset.reset=earliest|latest] [session.timeout.ms=N] [poll=auto|manual]",
 	"assign":       "assign CONSUMER PARTITION,...",
 	"poll":         "poll CONSUMER [max=N] [timeout=D]",
 	"commit":       "commit CONSUMER",

@@ -1,0 +1,599 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/kafkasim/kafkasim/core/assign"
+)
+
+// groupState is a classic consumer group's state (GroupMetadata.scala).
+type groupState uint8
+
+const (
+	gsEmpty groupState = iota
+	gsPreparing
+	gsCompleting
+	gsStable
+	gsDead
+)
+
+func (s groupState) String() string {
+	return [...]string{"Empty", "PreparingRebalance", "CompletingRebalance", "Stable", "Dead"}[s]
+}
+
+// group is the coordinator's state for one consumer group. It lives on the
+// broker leading the group's __consumer_offsets partition and is rebuilt
+// from that partition's log when leadership moves.
+type group struct {
+	id         string
+	co         *coordinator
+	p          *Partition // its __consumer_offsets partition
+	state      groupState
+	generation int
+	protocol   string // the selected assignor
+	leader     string // member id of the group leader
+	members    map[string]*gmember
+	order      []string          // member ids in join order
+	pending    map[string]string // MEMBER_ID_REQUIRED member ids -> client
+	static     map[string]string // group.instance.id -> member id
+	offsets    map[*Partition]int64
+	joinGen    int   // identifies the current delayed join
+	joinEnd    int64 // the initial delayed join may be extended up to here
+	initial    bool  // the current join is the initial delayed join
+}
+
+// gmember is one member as the coordinator sees it.
+type gmember struct {
+	id, client, instance string
+	protocols            []string
+	sub                  assign.Member
+	sessionMs            int64
+	rebalanceMs          int64
+	lastBeat             int64
+	joinReply            func(joinResult)
+	syncReply            func(syncResult)
+	assignment           []*Partition
+}
+
+// joinResult is a JoinGroup response.
+type joinResult struct {
+	err        string
+	memberID   string
+	generation int
+	protocol   string
+	leader     string
+	members    []assign.Member // for the leader only
+}
+
+// syncResult is a SyncGroup response.
+type syncResult struct {
+	err        string
+	assignment []*Partition
+}
+
+func newGroup(co *coordinator, id string, p *Partition) *group {
+	return &group{id: id, co: co, p: p, members: map[string]*gmember{}, pending: map[string]string{},
+		static: map[string]string{}, offsets: map[*Partition]int64{}}
+}
+
+func (g *group) emit(detail string) {
+	g.co.b.c.emit(Event{Type: EvGroup, Group: g.id, Generation: g.generation, Broker: g.co.b.ID, Detail: detail})
+}
+
+func (g *group) setState(s groupState, why string) {
+	if g.state == s {
+		return
+	}
+	g.state = s
+	g.emit(fmt.Sprintf("is %s (generation %d): %s", s, g.generation, why))
+}
+
+// join handles JoinGroup (GroupCoordinator.handleJoinGroup).
+func (g *group) join(req joinReq, reply func(joinResult)) {
+	c := g.co.b.c
+	if g.state == gsDead {
+		reply(joinResult{err: "COORDINATOR_NOT_AVAILABLE"})
+		return
+	}
+	if len(g.members) > 0 && commonProtocol(g, req.protocols) == "" {
+		reply(joinResult{err: "INCONSISTENT_GROUP_PROTOCOL"})
+		return
+	}
+	if req.sessionMs < c.bc.minSessionMs || req.sessionMs > c.bc.maxSessionMs {
+		reply(joinResult{err: "INVALID_SESSION_TIMEOUT"})
+		return
+	}
+	if req.memberID == "" {
+		g.joinUnknown(req, reply)
+		return
+	}
+	m := g.members[req.memberID]
+	if m == nil {
+		if client, ok := g.pending[req.memberID]; ok && client == req.client {
+			delete(g.pending, req.memberID)
+			g.addMember(req.memberID, req, reply)
+			return
+		}
+		reply(joinResult{err: "UNKNOWN_MEMBER_ID"})
+		return
+	}
+	g.joinKnown(m, req, reply)
+}
+
+func (g *group) joinUnknown(req joinReq, reply func(joinResult)) {
+	c := g.co.b.c
+	id := req.client + "-" + c.uuid()
+	if req.instance != "" {
+		if old, ok := g.static[req.instance]; ok && g.members[old] != nil {
+			g.replaceStatic(old, id, req, reply)
+			return
+		}
+		g.addMember(id, req, reply)
+		return
+	}
+	if c.preset.memberIDRequired {
+		// KIP-394: hand out the id first; the member must join again with it.
+		g.pending[id] = req.client
+		reply(joinResult{err: "MEMBER_ID_REQUIRED", memberID: id})
+		return
+	}
+	g.addMember(id, req, reply)
+}
+
+func (g *group) joinKnown(m *gmember, req joinReq, reply func(joinResult)) {
+	changed := !equalStrings(m.protocols, req.protocols) || !sameSubscription(m.sub, req.sub)
+	m.protocols, m.sub, m.sessionMs, m.rebalanceMs = req.protocols, req.sub, req.sessionMs, req.rebalanceMs
+	m.sub.ID = m.id
+	m.lastBeat = g.co.b.c.now
+	switch {
+	case g.state == gsPreparing:
+		m.joinReply = reply
+		g.tryCompleteJoin()
+	case g.state == gsCompleting && !changed:
+		reply(g.joinResultFor(m)) // a resent JoinGroup: same answer
+	case g.state == gsStable && !changed && m.id != g.leader:
+		reply(g.joinResultFor(m))
+	case g.state == gsCompleting || g.state == gsStable:
+		// GroupCoordinator: the leader rejoining, or a member whose
+		// subscription (topics, owned partitions) changed, rebalances.
+		m.joinReply = reply
+		g.prepareRebalance(fmt.Sprintf("member %s rejoined", m.client))
+	default:
+		reply(joinResult{err: "UNKNOWN_MEMBER_ID"})
+	}
+}
+
+// sameSubscription compares the protocol metadata a member sends: its
+// topics and the partitions it owns.
+func sameSubscription(a, b assign.Member) bool {
+	if !equalStrings(a.Topics, b.Topics) || len(a.Owned) != len(b.Owned) || a.Generation != b.Generation {
+		return false
+	}
+	for i := range a.Owned {
+		if a.Owned[i] != b.Owned[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// replaceStatic is KIP-345: a static member coming back under a new member
+// id takes over the old one; in a Stable group this needs no rebalance.
+func (g *group) replaceStatic(old, id string, req joinReq, reply func(joinResult)) {
+	m := g.members[old]
+	delete(g.members, old)
+	for i, x := range g.order {
+		if x == old {
+			g.order[i] = id
+		}
+	}
+	if g.leader == old {
+		g.leader = id
+	}
+	m.id, m.client, m.protocols, m.sub = id, req.client, req.protocols, req.sub
+	m.sub.ID = id
+	m.lastBeat = g.co.b.c.now
+	g.members[id] = m
+	g.static[req.instance] = id
+	g.emit(fmt.Sprintf("static member %s (group.instance.id=%s) replaced by %s", old, req.instance, req.client))
+	g.armSession(m)
+	if g.state == gsStable {
+		res := g.joinResultFor(m)
+		reply(res)
+		return
+	}
+	m.joinReply = reply
+	g.tryCompleteJoin()
+}
+
+func (g *group) addMember(id string, req joinReq, reply func(joinResult)) {
+	c := g.co.b.c
+	if len(g.members) >= maxGroupMembers {
+		reply(joinResult{err: "GROUP_MAX_SIZE_REACHED"})
+		return
+	}
+	m := &gmember{id: id, client: req.client, instance: req.instance, protocols: req.protocols, sub: req.sub,
+		sessionMs: req.sessionMs, rebalanceMs: req.rebalanceMs, lastBeat: c.now, joinReply: reply}
+	m.sub.ID = id
+	g.members[id] = m
+	g.order = append(g.order, id)
+	if req.instance != "" {
+		g.static[req.instance] = id
+	}
+	if g.leader == "" {
+		g.leader = id
+	}
+	g.emit(fmt.Sprintf("member %s joined as %s", req.client, id))
+	g.armSession(m)
+	if g.state == gsPreparing {
+		if g.initial {
+			g.extendInitialDelay()
+		}
+		g.tryCompleteJoin()
+		return
+	}
+	g.prepareRebalance(fmt.Sprintf("member %s joined", req.client))
+}
+
+const maxGroupMembers = 10_000
+
+// prepareRebalance starts a rebalance: members must rejoin within the
+// rebalance timeout (the largest max.poll.interval.ms among them). An
+// Empty group first waits group.initial.rebalance.delay.ms so that
+// members starting together land in one generation.
+func (g *group) prepareRebalance(why string) {
+	c := g.co.b.c
+	if g.state == gsCompleting {
+		for _, m := range g.sortedMembers() {
+			if m.syncReply != nil {
+				r := m.syncReply
+				m.syncReply = nil
+				r(syncResult{err: "REBALANCE_IN_PROGRESS"})
+			}
+			m.assignment = nil
+		}
+	}
+	g.joinGen++
+	gen := g.joinGen
+	timeout := g.rebalanceTimeout()
+	g.initial = g.state == gsEmpty && c.bc.initialRebalanceMs > 0
+	g.setState(gsPreparing, why)
+	if g.initial {
+		g.joinEnd = c.now + max(timeout, c.bc.initialRebalanceMs)
+		g.co.after(c.bc.initialRebalanceMs, func() { g.initialDelayOver(gen) })
+		return
+	}
+	g.co.after(timeout, func() {
+		if g.joinGen == gen && g.state == gsPreparing {
+			g.completeJoin()
+		}
+	})
+	g.tryCompleteJoin()
+}
+
+// extendInitialDelay is InitialDelayedJoin: a member joining during the
+// initial delay pushes completion back by another delay, up to the
+// rebalance timeout.
+func (g *group) extendInitialDelay() {
+	c := g.co.b.c
+	g.joinGen++
+	gen := g.joinGen
+	d := min(c.bc.initialRebalanceMs, g.joinEnd-c.now)
+	if d <= 0 {
+		g.initial = false
+		g.tryCompleteJoin()
+		return
+	}
+	g.co.after(d, func() { g.initialDelayOver(gen) })
+}
+
+func (g *group) initialDelayOver(gen int) {
+	if g.joinGen != gen || g.state != gsPreparing {
+		return
+	}
+	g.initial = false
+	g.tryCompleteJoin()
+	if g.state == gsPreparing {
+		g.joinGen++
+		gen := g.joinGen
+		g.co.after(max(1, g.joinEnd-g.co.b.c.now), func() {
+			if g.joinGen == gen && g.state == gsPreparing {
+				g.completeJoin()
+			}
+		})
+	}
+}
+
+func (g *group) rebalanceTimeout() int64 {
+	t := int64(0)
+	for _, m := range g.members {
+		t = max(t, m.rebalanceMs)
+	}
+	if t == 0 {
+		t = 300000
+	}
+	return t
+}
+
+// tryCompleteJoin completes the join once every known member has rejoined
+// (and no member id handed out by MEMBER_ID_REQUIRED is still expected).
+func (g *group) tryCompleteJoin() {
+	if g.state != gsPreparing || g.initial {
+		return
+	}
+	for _, m := range g.members {
+		if m.joinReply == nil {
+			return
+		}
+	}
+	if len(g.pending) > 0 {
+		return
+	}
+	g.completeJoin()
+}
+
+// completeJoin drops members that did not rejoin, starts the next
+// generation, picks the protocol and answers every JoinGroup; the leader
+// gets the members' subscriptions.
+func (g *group) completeJoin() {
+	for _, m := range g.sortedMembers() {
+		if m.joinReply == nil {
+			g.remove(m, "did not rejoin within the rebalance timeout")
+		}
+	}
+	g.pending = map[string]string{}
+	g.generation++
+	if len(g.members) == 0 {
+		g.protocol, g.leader = "", ""
+		g.setState(gsEmpty, "no members left")
+		g.co.persist(g, nil)
+		return
+	}
+	if g.members[g.leader] == nil {
+		g.leader = g.order[0]
+	}
+	g.protocol = g.selectProtocol()
+	g.setState(gsCompleting, fmt.Sprintf("%d member(s) joined, leader %s, protocol %s", len(g.members), g.members[g.leader].client, g.protocol))
+	for _, m := range g.sortedMembers() {
+		r := m.joinReply
+		m.joinReply = nil
+		m.lastBeat = g.co.b.c.now
+		g.armSession(m)
+		r(g.joinResultFor(m))
+	}
+}
+
+func (g *group) joinResultFor(m *gmember) joinResult {
+	res := joinResult{memberID: m.id, generation: g.generation, protocol: g.protocol, leader: g.leader}
+	if m.id == g.leader {
+		for _, id := range g.order {
+			if x := g.members[id]; x != nil {
+				res.members = append(res.members, x.sub)
+			}
+		}
+	}
+	return res
+}
+
+// selectProtocol is GroupMetadata.selectProtocol: among the assignors every
+// member supports, each member votes for the first in its own list.
+func (g *group) selectProtocol() string {
+	common := map[string]bool{}
+	first := true
+	for _, m := range g.members {
+		set := map[string]bool{}
+		for _, p := range m.protocols {
+			if first || common[p] {
+				set[p] = true
+			}
+		}
+		common, first = set, false
+	}
+	votes := map[string]int{}
+	for _, m := range g.members {
+		for _, p := range m.protocols {
+			if common[p] {
+				votes[p]++
+				break
+			}
+		}
+	}
+	best := ""
+	for _, p := range sortedKeys(votes) {
+		if best == "" || votes[p] > votes[best] {
+			best = p
+		}
+	}
+	return best
+}
+
+func commonProtocol(g *group, protocols []string) string {
+	for _, p := range protocols {
+		all := true
+		for _, m := range g.members {
+			if !containsString(m.protocols, p) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return p
+		}
+	}
+	return ""
+}
+
+// sync handles SyncGroup: the leader's assignment is persisted, then every
+// member gets its share and the group is Stable.
+func (g *group) sync(memberID string, generation int, assignment map[string][]*Partition, reply func(syncResult)) {
+	m := g.members[memberID]
+	switch {
+	case m == nil:
+		reply(syncResult{err: "UNKNOWN_MEMBER_ID"})
+		return
+	case generation != g.generation:
+		reply(syncResult{err: "ILLEGAL_GENERATION"})
+		return
+	case g.state == gsPreparing:
+		reply(syncResult{err: "REBALANCE_IN_PROGRESS"})
+		return
+	case g.state == gsStable:
+		reply(syncResult{assignment: m.assignment})
+		return
+	case g.state != gsCompleting:
+		reply(syncResult{err: "UNKNOWN_MEMBER_ID"})
+		return
+	}
+	m.syncReply = reply
+	if memberID != g.leader {
+		return
+	}
+	for _, x := range g.members {
+		x.assignment = assignment[x.id]
+	}
+	gen := g.generation
+	g.co.persist(g, func(err string) {
+		if g.generation != gen || g.state != gsCompleting {
+			return
+		}
+		if err != "" {
+			g.prepareRebalance("could not store the group's assignment: " + err)
+			return
+		}
+		g.setState(gsStable, "assignment "+g.assignmentText())
+		for _, x := range g.sortedMembers() {
+			if x.syncReply != nil {
+				r := x.syncReply
+				x.syncReply = nil
+				r(syncResult{assignment: x.assignment})
+			}
+		}
+	})
+}
+
+// heartbeat handles Heartbeat.
+func (g *group) heartbeat(memberID string, generation int) string {
+	m := g.members[memberID]
+	switch {
+	case m == nil || g.state == gsEmpty || g.state == gsDead:
+		return "UNKNOWN_MEMBER_ID"
+	case generation != g.generation:
+		return "ILLEGAL_GENERATION"
+	}
+	m.lastBeat = g.co.b.c.now
+	g.armSession(m)
+	if g.state == gsPreparing {
+		return "REBALANCE_IN_PROGRESS"
+	}
+	return ""
+}
+
+// leave handles LeaveGroup.
+func (g *group) leave(memberID string) string {
+	m := g.members[memberID]
+	if m == nil {
+		if _, ok := g.pending[memberID]; ok {
+			delete(g.pending, memberID)
+			g.tryCompleteJoin()
+			return ""
+		}
+		return "UNKNOWN_MEMBER_ID"
+	}
+	g.removeAndRebalance(m, "left the group")
+	return ""
+}
+
+// armSession checks, session.timeout.ms after the last heartbeat, that the
+// member is still alive. A member waiting for its JoinGroup or SyncGroup
+// answer is kept alive.
+func (g *group) armSession(m *gmember) {
+	beat := m.lastBeat
+	g.co.after(m.sessionMs, func() {
+		if g.members[m.id] != m || m.lastBeat != beat || m.joinReply != nil || m.syncReply != nil {
+			return
+		}
+		g.removeAndRebalance(m, fmt.Sprintf("session timed out (no heartbeat for %d ms)", m.sessionMs))
+	})
+}
+
+func (g *group) removeAndRebalance(m *gmember, why string) {
+	g.remove(m, why)
+	switch g.state {
+	case gsStable, gsCompleting:
+		g.prepareRebalance(fmt.Sprintf("member %s %s", m.client, why))
+	case gsPreparing:
+		g.tryCompleteJoin()
+	}
+}
+
+func (g *group) remove(m *gmember, why string) {
+	delete(g.members, m.id)
+	for i, id := range g.order {
+		if id == m.id {
+			g.order = append(g.order[:i], g.order[i+1:]...)
+			break
+		}
+	}
+	if m.instance != "" && g.static[m.instance] == m.id {
+		delete(g.static, m.instance)
+	}
+	if g.leader == m.id {
+		g.leader = ""
+		if len(g.order) > 0 {
+			g.leader = g.order[0]
+		}
+	}
+	g.emit(fmt.Sprintf("member %s removed: %s", m.client, why))
+	if m.joinReply != nil {
+		r := m.joinReply
+		m.joinReply = nil
+		r(joinResult{err: "UNKNOWN_MEMBER_ID"})
+	}
+}
+
+func (g *group) sortedMembers() []*gmember {
+	out := make([]*gmember, 0, len(g.members))
+	for _, id := range g.order {
+		if m := g.members[id]; m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// assignmentText renders the assignment by client name.
+func (g *group) assignmentText() string {
+	var parts []string
+	for _, m := range g.sortedMembers() {
+		names := make([]string, len(m.assignment))
+		for i, p := range m.assignment {
+			names[i] = p.Name
+		}
+		parts = append(parts, m.client+"="+strings.Join(names, ","))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, " ")
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func containsString(v []string, s string) bool {
+	for _, x := range v {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

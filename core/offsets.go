@@ -1,0 +1,243 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kafkasim/kafkasim/core/hash"
+	"github.com/kafkasim/kafkasim/core/log"
+)
+
+// offsetsTopic is Kafka's internal topic for group metadata and offsets.
+const offsetsTopic = "__consumer_offsets"
+
+// coordinator is a broker's group coordinator: it owns the groups whose
+// __consumer_offsets partition this broker leads, loaded from that
+// partition's log when it becomes leader.
+type coordinator struct {
+	b      *Broker
+	groups map[string]*group
+	loaded map[*Partition]bool
+}
+
+func newCoordinator(b *Broker) *coordinator {
+	return &coordinator{b: b, groups: map[string]*group{}, loaded: map[*Partition]bool{}}
+}
+
+func (co *coordinator) after(d int64, fn func()) { co.b.after(d, fn) }
+
+// offsetsPartition returns the group's __consumer_offsets partition, or nil
+// if the topic does not exist yet.
+func (c *Cluster) offsetsPartition(groupID string) *Partition {
+	t := c.topics[offsetsTopic]
+	if t == nil {
+		return nil
+	}
+	return t.Partitions[hash.CoordinatorPartition(groupID, len(t.Partitions))]
+}
+
+// createOffsetsTopic creates __consumer_offsets on first use, with
+// offsets.topic.num.partitions partitions and
+// offsets.topic.replication.factor replicas (enforced since 0.11: until
+// that many brokers are alive, groups have no coordinator).
+func (c *Cluster) createOffsetsTopic() error {
+	if c.topics[offsetsTopic] != nil {
+		return nil
+	}
+	return c.createTopic(CreateTopic{Topic: offsetsTopic, Partitions: c.bc.offsetsPartitions, RF: c.bc.offsetsRF}, false)
+}
+
+// lookup finds a loaded group, creating it if create is set; the error is
+// NOT_COORDINATOR when this broker does not host the group.
+func (co *coordinator) lookup(id string, create bool) (*group, string) {
+	p := co.b.c.offsetsPartition(id)
+	if p == nil || !co.loaded[p] {
+		return nil, "NOT_COORDINATOR"
+	}
+	g := co.groups[id]
+	if g == nil && create {
+		g = newGroup(co, id, p)
+		co.groups[id] = g
+	}
+	if g == nil {
+		return nil, "GROUP_ID_NOT_FOUND"
+	}
+	return g, ""
+}
+
+// load takes over the groups of an offsets partition this broker now
+// leads, replaying its log: offset commits and group metadata records.
+func (co *coordinator) load(r *Replica) {
+	p := r.p
+	co.loaded[p] = true
+	for _, bt := range r.log.Batches(r.log.StartOffset()) {
+		for _, rec := range bt.Records {
+			co.replay(p, rec)
+		}
+	}
+	for _, id := range sortedKeys(co.groups) {
+		g := co.groups[id]
+		if g.p != p {
+			continue
+		}
+		g.emit(fmt.Sprintf("coordinator is now broker %d (loaded from %s: generation %d, %s)", co.b.ID, p.Name, g.generation, g.state))
+		for _, m := range g.sortedMembers() {
+			m.lastBeat = co.b.c.now
+			g.armSession(m)
+		}
+	}
+}
+
+// unload drops the groups of an offsets partition this broker no longer leads.
+func (co *coordinator) unload(p *Partition) {
+	if !co.loaded[p] {
+		return
+	}
+	delete(co.loaded, p)
+	for _, id := range sortedKeys(co.groups) {
+		if g := co.groups[id]; g.p == p {
+			g.state = gsDead
+			g.joinGen++
+			for _, m := range g.sortedMembers() {
+				g.failPending(m, "NOT_COORDINATOR")
+			}
+			delete(co.groups, id)
+		}
+	}
+}
+
+func (g *group) failPending(m *gmember, err string) {
+	if m.joinReply != nil {
+		r := m.joinReply
+		m.joinReply = nil
+		r(joinResult{err: err})
+	}
+	if m.syncReply != nil {
+		r := m.syncReply
+		m.syncReply = nil
+		r(syncResult{err: err})
+	}
+}
+
+// offsetRecord and groupRecord are what the coordinator writes to
+// __consumer_offsets: readable, and enough to rebuild the group.
+type groupRecord struct {
+	Group      string         `json:"group"`
+	Generation int            `json:"generation"`
+	Protocol   string         `json:"protocol,omitempty"`
+	Leader     string         `json:"leader,omitempty"`
+	Members    []memberRecord `json:"members,omitempty"`
+}
+
+type memberRecord struct {
+	ID         string   `json:"id"`
+	Client     string   `json:"client"`
+	Instance   string   `json:"instance,omitempty"`
+	SessionMs  int64    `json:"session"`
+	RebalMs    int64    `json:"rebalance"`
+	Protocols  []string `json:"protocols"`
+	Topics     []string `json:"topics"`
+	Assignment []string `json:"assignment"`
+}
+
+func offsetValue(group string, p *Partition, off int64) string {
+	return group + "/" + p.Name + "=" + strconv.FormatInt(off, 10)
+}
+
+// replay applies one __consumer_offsets record to the in-memory groups.
+func (co *coordinator) replay(p *Partition, rec log.Record) {
+	switch rec.Key {
+	case "offset":
+		eq := strings.LastIndexByte(rec.Value, '=')
+		sl := strings.LastIndexByte(rec.Value[:max(eq, 0)], '/')
+		if eq < 0 || sl < 0 {
+			return
+		}
+		off, err := strconv.ParseInt(rec.Value[eq+1:], 10, 64)
+		tp, perr := co.b.c.Partition(rec.Value[sl+1 : eq])
+		if err != nil || perr != nil {
+			return
+		}
+		g := co.replayGroup(p, rec.Value[:sl])
+		g.offsets[tp] = off
+	case "group":
+		var gr groupRecord
+		if json.Unmarshal([]byte(rec.Value), &gr) != nil {
+			return
+		}
+		co.replayMetadata(p, gr)
+	}
+}
+
+func (co *coordinator) replayGroup(p *Partition, id string) *group {
+	g := co.groups[id]
+	if g == nil {
+		g = newGroup(co, id, p)
+		co.groups[id] = g
+	}
+	return g
+}
+
+func (co *coordinator) replayMetadata(p *Partition, gr groupRecord) {
+	g := co.replayGroup(p, gr.Group)
+	g.generation, g.protocol, g.leader = gr.Generation, gr.Protocol, gr.Leader
+	g.members, g.order, g.static = map[string]*gmember{}, nil, map[string]string{}
+	for _, mr := range gr.Members {
+		m := &gmember{id: mr.ID, client: mr.Client, instance: mr.Instance, sessionMs: mr.SessionMs, rebalanceMs: mr.RebalMs, protocols: mr.Protocols}
+		m.sub.ID, m.sub.Topics, m.sub.InstanceID = mr.ID, mr.Topics, mr.Instance
+		for _, name := range mr.Assignment {
+			if tp, err := co.b.c.Partition(name); err == nil {
+				m.assignment = append(m.assignment, tp)
+			}
+		}
+		g.members[m.id] = m
+		g.order = append(g.order, m.id)
+		if m.instance != "" {
+			g.static[m.instance] = m.id
+		}
+	}
+	g.state = gsEmpty
+	if len(g.members) > 0 {
+		g.state = gsStable
+	}
+}
+
+// persist writes the group's metadata (GroupMetadataManager.storeGroup)
+// with acks=all; done gets "" or an error name.
+func (co *coordinator) persist(g *group, done func(string)) {
+	gr := groupRecord{Group: g.id, Generation: g.generation, Protocol: g.protocol, Leader: g.leader}
+	for _, m := range g.sortedMembers() {
+		mr := memberRecord{ID: m.id, Client: m.client, Instance: m.instance, SessionMs: m.sessionMs, RebalMs: m.rebalanceMs,
+			Protocols: m.protocols, Topics: m.sub.Topics}
+		for _, p := range m.assignment {
+			mr.Assignment = append(mr.Assignment, p.Name)
+		}
+		gr.Members = append(gr.Members, mr)
+	}
+	data, _ := json.Marshal(gr)
+	co.appendInternal(g.p, []log.Record{{Key: "group", Value: string(data), HasKey: true}}, done)
+}
+
+// appendInternal appends records to an offsets partition this broker
+// leads, waiting like acks=all (offsets.commit.required.acks = -1) up to
+// offsets.commit.timeout.ms. Errors are mapped as the coordinator does.
+func (co *coordinator) appendInternal(p *Partition, recs []log.Record, done func(string)) {
+	b := co.b
+	req := &produceReq{producer: "coordinator", acks: -1, timeout: b.c.bc.offsetsCommitMs, pid: -1,
+		parts: []producePart{{p: p, records: recs, baseSeq: -1}}}
+	b.handleProduce(req, func(res []produceResult) {
+		if done == nil {
+			return
+		}
+		switch res[0].err {
+		case "":
+			done("")
+		case "NOT_LEADER_OR_FOLLOWER", "UNKNOWN_TOPIC_OR_PARTITION":
+			done("NOT_COORDINATOR")
+		default: // NOT_ENOUGH_REPLICAS(_AFTER_APPEND), REQUEST_TIMED_OUT
+			done("COORDINATOR_NOT_AVAILABLE")
+		}
+	})
+}

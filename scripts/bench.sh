@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# bench.sh — `make bench`: the core's speed, natively and in WebAssembly.
+#
+# BenchmarkEndToEnd (core/bench_test.go) pushes records through a 3-broker
+# cluster (6 partitions, RF 3, acks=all, idempotent producer, one consumer)
+# and reports simulated records per wall-clock second. It runs natively on
+# one core (-cpu 1) and as GOOS=js GOARCH=wasm under node; the table shows
+# the median of BENCH_COUNT runs of each and the ratio wasm/native. The log
+# package's append/read benchmarks follow. Figures only: nothing here fails
+# on a slow machine, only when a benchmark does not build or run.
+#
+# Knobs: BENCH_RECORDS (records per end-to-end run, default 1000000),
+# BENCH_COUNT (runs of each benchmark, default 5), BENCH_LOGTIME (-benchtime
+# of the log benchmarks, default 200ms). The defaults take about a minute.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+GO=${GO:-go}
+RECORDS=${BENCH_RECORDS:-1000000}
+COUNT=${BENCH_COUNT:-5}
+LOGTIME=${BENCH_LOGTIME:-200ms}
+
+die() {
+	echo "bench: $*" >&2
+	exit 1
+}
+
+command -v "$GO" >/dev/null || die "$GO not found"
+command -v node >/dev/null || die "node not found: it runs the wasm benchmarks"
+WASMEXEC="$("$GO" env GOROOT)/lib/wasm"
+[[ -x $WASMEXEC/go_js_wasm_exec ]] || die "$WASMEXEC/go_js_wasm_exec not found"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run NAME OUT ARGS...: go test with ARGS natively (NAME native) or under
+# node (NAME wasm); output to OUT. A failed run prints its output and stops.
+run() {
+	local target=$1 out=$2
+	shift 2
+	local status=0
+	echo "running $target: go test $*" >&2
+	if [[ $target == wasm ]]; then
+		PATH="$WASMEXEC:$PATH" GOOS=js GOARCH=wasm "$GO" test "$@" >"$out" 2>&1 || status=$?
+	else
+		"$GO" test "$@" >"$out" 2>&1 || status=$?
+	fi
+	if ((status != 0)); then
+		cat "$out" >&2
+		die "go test ($target) failed with status $status"
+	fi
+}
+
+# metric FILE BENCH UNIT: the median over runs of BENCH's figure in UNIT
+# (e.g. records/s, allocs/op); fails if BENCH reported none.
+metric() {
+	local file=$1 bench=$2 unit=$3 vals
+	vals=$(awk -v b="$bench" -v u="$unit" '
+		{ name = $1; sub(/-[0-9]+$/, "", name) }
+		name == b { for (i = 3; i <= NF; i++) if ($i == u) print $(i-1) }' "$file" | sort -g)
+	[[ -n $vals ]] || die "$bench reported no $unit in $file: did it run? Output:
+$(cat "$file")"
+	awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }' <<<"$vals"
+}
+
+# ratio A B: A/B with two decimals.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
+
+# human N: a rate with a k/M/G suffix.
+human() {
+	awk -v n="$1" 'BEGIN {
+		if (n >= 1e9) printf "%.2fG", n / 1e9
+		else if (n >= 1e6) printf "%.2fM", n / 1e6
+		else if (n >= 1e3) printf "%.1fk", n / 1e3
+		else printf "%.0f", n }'
+}
+
+e2e=(-run '^$' -bench '^BenchmarkEndToEnd$' -benchtime "${RECORDS}x" -count "$COUNT" -cpu 1 ./core/)
+run native "$tmp/e2e-native" "${e2e[@]}"
+run wasm "$tmp/e2e-wasm" "${e2e[@]}"
+
+logb=(-run '^$' -bench . -benchtime "$LOGTIME" -count 1 -cpu 1 ./core/log/)
+run native "$tmp/log-native" "${logb[@]}"
+run wasm "$tmp/log-wasm" "${logb[@]}"
+
+nat=$(metric "$tmp/e2e-native" BenchmarkEndToEnd records/s)
+was=$(metric "$tmp/e2e-wasm" BenchmarkEndToEnd records/s)
+nallocs=$(metric "$tmp/e2e-native" BenchmarkEndToEnd allocs/krec)
+nbytes=$(metric "$tmp/e2e-native" BenchmarkEndToEnd B/op)
+
+echo
+echo "End to end: 3 brokers, 6 partitions, RF 3, acks=all, idempotent producer, 1 consumer"
+echo "($RECORDS records per run, median of $COUNT runs, one core)"
+printf '  %-22s %14s\n' "native records/s" "$(human "$nat")"
+printf '  %-22s %14s\n' "wasm records/s" "$(human "$was")"
+printf '  %-22s %14s\n' "ratio wasm/native" "$(ratio "$was" "$nat")"
+printf '  %-22s %14s\n' "native allocs/1000 rec" "$nallocs"
+printf '  %-22s %14s\n' "native bytes/record" "$nbytes"
+if awk -v n="$nat" 'BEGIN { exit !(n < 2e6) }'; then
+	echo "  (below the 2M records/s native target on this machine)"
+fi
+
+echo
+echo "Log (core/log), records/s:"
+printf '  %-32s %12s %12s %8s\n' benchmark native wasm ratio
+for b in $(awk '/^Benchmark/ { n = $1; sub(/-[0-9]+$/, "", n); print n }' "$tmp/log-native"); do
+	n=$(metric "$tmp/log-native" "$b" records/s)
+	w=$(metric "$tmp/log-wasm" "$b" records/s)
+	printf '  %-32s %12s %12s %8s\n' "${b#Benchmark}" "$(human "$n")" "$(human "$w")" "$(ratio "$w" "$n")"
+done
