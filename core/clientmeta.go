@@ -17,6 +17,7 @@ type metaView struct {
 	maxAge   int64           // metadata.max.age.ms: refresh at least this often
 	ageSeq   int
 	inflight bool
+	again    bool // topics were added while a request was in flight
 	seq      int
 	next     int   // bootstrap broker to ask next
 	backoff  int64 // retry.backoff.ms
@@ -74,9 +75,14 @@ func (m *metaView) want(topic string) {
 // refresh sends a Metadata request to the next bootstrap broker, unless
 // one is in flight.
 func (m *metaView) refresh() {
-	if m.inflight || !m.alive() {
+	if m.inflight {
+		m.again = true
 		return
 	}
+	if !m.alive() {
+		return
+	}
+	m.again = false
 	c := m.c
 	b := c.brokers[m.next%len(c.brokers)]
 	m.next++
@@ -101,6 +107,9 @@ func (m *metaView) refresh() {
 			}
 			m.inflight = false
 			m.apply(resp)
+			if m.again {
+				m.refresh()
+			}
 		}, nil)
 	}, fail)
 	c.after(m.timeout, fail)

@@ -36,7 +36,7 @@ type member struct {
 	committing  bool // onJoinPrepare's commitSync in flight
 	seq         int
 	owned       []*Partition
-	snapshot    map[string]int // partition counts of subscribed topics at the last join
+	snapshot    map[string]int // partition counts the leader assigned with (nil unless leader)
 	nextCommit  int64
 	hbSeq       int
 	hbRunning   bool
@@ -75,8 +75,8 @@ func (m *member) pollEnded()   { m.polling = false }
 // stable reports that the consumer has joined and has nothing pending.
 func (m *member) stable() bool { return m.state == mStable && !m.rejoin }
 
-func (m *member) canFetch() bool                    { return true }
-func (m *member) fetchable(p *Partition) bool       { return true }
+func (m *member) canFetch() bool              { return true }
+func (m *member) fetchable(p *Partition) bool { return true }
 func (m *member) info(detail string, err string) {
 	m.c().emit(Event{Type: EvConsumerInfo, Consumer: m.k.Name, Group: m.k.Group, Generation: m.generation, Error: err, Detail: detail})
 }
@@ -88,6 +88,11 @@ func (m *member) ensure() {
 		return
 	}
 	k.meta.wantAll(k.subscription())
+	for _, t := range k.topics {
+		if k.meta.counts[t] == 0 {
+			return // the consumer joins once it knows its topics (onMetadata calls ensure again)
+		}
+	}
 	if m.coord < 0 {
 		m.findCoordinator()
 		return
@@ -165,18 +170,21 @@ func (k *Consumer) subscription() []string {
 func (m *member) joinGroup() {
 	k, c := m.k, m.c()
 	if !m.prepared {
-		if !m.cooperative && len(m.owned) > 0 {
-			if k.conf.autoCommit && !m.committing {
+		// ConsumerCoordinator.onJoinPrepare: commit (auto-commit) before
+		// rebalancing, whatever the protocol; then an eager member gives up
+		// everything, a cooperative one nothing yet.
+		if k.conf.autoCommit && len(m.owned) > 0 && m.id != "" {
+			if !m.committing {
 				m.committing = true
-				m.sendCommit(func(string) { m.committing = false; m.prepared = false; m.revokeAll("rebalance"); m.prepared = true; m.ensure() })
-				return
+				m.sendCommit(func(string) {
+					m.committing = false
+					m.prepareDone()
+					m.ensure()
+				})
 			}
-			if m.committing {
-				return
-			}
-			m.revokeAll("rebalance")
+			return
 		}
-		m.prepared = true
+		m.prepareDone()
 	}
 	b := c.Broker(m.coord)
 	if b == nil {
@@ -192,7 +200,6 @@ func (m *member) joinGroup() {
 	for _, p := range m.owned {
 		req.sub.Owned = append(req.sub.Owned, assign.TopicPartition{Topic: p.Topic.Name, Partition: p.ID})
 	}
-	m.snapshot = k.meta.snapshot(req.sub.Topics)
 	k.send(b, "JoinGroup", func() {
 		g, err := b.groups.lookup(k.Group, true)
 		respond := func(res joinResult) {
@@ -245,6 +252,7 @@ func (m *member) onJoin(res joinResult) {
 	m.id, m.generation, m.protocol = res.memberID, res.generation, res.protocol
 	m.state = mSyncing
 	var plan map[string][]*Partition
+	m.snapshot = nil
 	if res.leader == m.id {
 		plan = m.assign(res.members)
 	}
@@ -260,13 +268,16 @@ func (m *member) assign(members []assign.Member) map[string][]*Partition {
 		return nil
 	}
 	counts := map[string]int{}
+	var topics []string
 	for _, mem := range members {
 		for _, t := range mem.Topics {
 			if n := k.meta.counts[t]; n > 0 {
 				counts[t] = n
 			}
+			topics = append(topics, t)
 		}
 	}
+	m.snapshot = k.meta.snapshot(topics)
 	plan := map[string][]*Partition{}
 	for id, tps := range a.Assign(counts, members) {
 		for _, tp := range tps {
@@ -348,6 +359,14 @@ func (m *member) onSync(res syncResult) {
 		m.ensure()
 	}
 	k.pump()
+}
+
+// prepareDone ends onJoinPrepare: eager protocols revoke every partition.
+func (m *member) prepareDone() {
+	if !m.cooperative {
+		m.revokeAll("rebalance")
+	}
+	m.prepared = true
 }
 
 // revokeAll gives up every partition (eager rebalance, or lost membership).
@@ -432,18 +451,35 @@ func (m *member) onHeartbeat(err string) {
 	}
 }
 
-// onMetadata: a subscribed topic's partition count changed since the last
-// join (or a pattern subscription gained a topic): rejoin.
+// onMetadata: on the leader, a topic it assigned changed its partition
+// count since the assignment (or a pattern subscription gained a topic):
+// rejoin. Only the leader checks (ConsumerCoordinator.rejoinNeededOrPending).
 func (m *member) onMetadata() {
-	if m.state != mStable || m.rejoin {
+	if m.state != mStable || m.rejoin || m.snapshot == nil {
 		return
 	}
-	now := m.k.meta.snapshot(m.k.subscription())
-	if !sameCounts(now, m.snapshot) {
-		m.info(fmt.Sprintf("%s sees new partitions in its subscription: rejoining", m.k.Name), "")
+	k := m.k
+	changed := !sameCounts(k.meta.snapshot(keysOf(m.snapshot)), m.snapshot)
+	if len(k.topics) == 0 && !subsetKeys(k.subscription(), m.snapshot) {
+		changed = true // the pattern subscription matches a new topic
+	}
+	if changed {
+		m.info(fmt.Sprintf("%s (leader) sees partitions change in the group's topics: rejoining", k.Name), "")
 		m.rejoin = true
 		m.ensure()
 	}
+}
+
+func keysOf(m map[string]int) []string { return sortedKeys(m) }
+
+// subsetKeys reports whether every topic is in m.
+func subsetKeys(topics []string, m map[string]int) bool {
+	for _, t := range topics {
+		if _, ok := m[t]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func sameCounts(a, b map[string]int) bool {
