@@ -51,7 +51,22 @@ type Consumer struct {
 	buffer    []bufRecord // fetched, not yet returned by poll (poll=manual)
 	lastPoll  int64
 	polled    int // records returned by polls so far
-	member    *member
+	member    membership
+}
+
+// membership is a group consumer's side of its group: the classic group
+// protocol (member), or the 0.8 consumer that keeps membership, ownership
+// and offsets in ZooKeeper (zkMember).
+type membership interface {
+	ensure()
+	onMetadata()
+	fetchCommitted(p *Partition) bool
+	onPoll()
+	pollStarted()
+	pollEnded()
+	stable() bool
+	commitSync() error
+	leave()
 }
 
 type bufRecord struct {
@@ -93,7 +108,10 @@ func (c *Cluster) newConsumer(cmd NewConsumer) error {
 	k.conns = newConns(c, k.Name, k.node, k.pump, k.meta.refresh, func() bool { return k.alive })
 	c.consumers[cmd.Name] = k
 	c.clients = append(c.clients, k)
-	if cmd.Group != "" {
+	switch {
+	case cmd.Group != "" && c.preset.offsetsInZK:
+		k.member = newZKMember(k)
+	case cmd.Group != "":
 		k.member = newMember(k)
 	}
 	return nil
@@ -203,7 +221,7 @@ func (k *Consumer) setPosition(p *Partition, off int64, why string) {
 // pump starts whatever the consumer needs next: positions for new
 // partitions, then fetches to each leader.
 func (k *Consumer) pump() {
-	if !k.alive || (k.member != nil && !k.member.canFetch()) {
+	if !k.alive {
 		return
 	}
 	for _, p := range k.assigned {
@@ -218,7 +236,7 @@ func (k *Consumer) pump() {
 	var order []int
 	for _, p := range k.assigned {
 		pos, ok := k.pos[p]
-		if !ok || (k.member != nil && !k.member.fetchable(p)) {
+		if !ok {
 			continue
 		}
 		l := k.meta.leader(p)

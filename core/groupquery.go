@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -38,6 +39,9 @@ func (c *Cluster) GroupState(name string) (string, bool) {
 // consumer name -> partitions. Every member is listed, with no partitions
 // if it has none.
 func (c *Cluster) GroupAssignment(name string) (map[string][]string, bool) {
+	if c.preset.offsetsInZK {
+		return c.zkGroupAssignment(name)
+	}
 	g := c.group(name)
 	if g == nil {
 		return nil, false
@@ -55,6 +59,11 @@ func (c *Cluster) GroupAssignment(name string) (map[string][]string, bool) {
 
 // GroupCommitted returns a group's committed offset for p.
 func (c *Cluster) GroupCommitted(name string, p *Partition) (int64, bool, error) {
+	if c.preset.offsetsInZK {
+		data, ok := c.md.zk.get(offsetPath(name, p))
+		off, err := strconv.ParseInt(data, 10, 64)
+		return off, ok && err == nil, nil
+	}
 	g := c.group(name)
 	if g == nil {
 		return 0, false, fmt.Errorf("group %s has no active coordinator", name)
@@ -65,6 +74,19 @@ func (c *Cluster) GroupCommitted(name string, p *Partition) (int64, bool, error)
 
 // groupText describes a group for `print`; "" if there is no such group.
 func (c *Cluster) groupText(name string) string {
+	if c.preset.offsetsInZK {
+		var b strings.Builder
+		for _, zn := range c.ZNodes() {
+			if strings.HasPrefix(zn[0], "/consumers/"+name+"/") {
+				fmt.Fprintf(&b, "%s %s\n", zn[0], zn[1])
+			}
+		}
+		if b.Len() == 0 {
+			return ""
+		}
+		fmt.Fprintf(&b, "(ZooKeeper has handled %d writes in all)\n", c.md.zk.writes)
+		return b.String()
+	}
 	g := c.group(name)
 	if g == nil {
 		return ""

@@ -75,8 +75,6 @@ func (m *member) pollEnded()   { m.polling = false }
 // stable reports that the consumer has joined and has nothing pending.
 func (m *member) stable() bool { return m.state == mStable && !m.rejoin }
 
-func (m *member) canFetch() bool              { return true }
-func (m *member) fetchable(p *Partition) bool { return true }
 func (m *member) info(detail string, err string) {
 	m.c().emit(Event{Type: EvConsumerInfo, Consumer: m.k.Name, Group: m.k.Group, Generation: m.generation, Error: err, Detail: detail})
 }

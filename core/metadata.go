@@ -25,6 +25,7 @@ type metadata struct {
 	records    []string // KRaft metadata log (newest last, bounded)
 	recOffset  int64
 	nextPID    int64
+	zkSessions map[string]*zkSession // 0.8 consumers' ZooKeeper sessions
 }
 
 const maxMetadataRecords = 10_000
@@ -43,9 +44,9 @@ func newMetadata(c *Cluster) *metadata {
 func (m *metadata) start() {
 	m.startLeaderRebalance()
 	if !m.kraft {
-		m.zk.create("/brokers/ids", "", 0)
-		m.zk.create("/brokers/topics", "", 0)
-		m.zk.create("/controller_epoch", "0", 0)
+		m.zk.create("/brokers/ids", "", "")
+		m.zk.create("/brokers/topics", "", "")
+		m.zk.create("/controller_epoch", "0", "")
 	}
 }
 
@@ -98,7 +99,7 @@ func (m *metadata) register(b *Broker, inc int) {
 		m.onBrokerStartup(b.ID)
 		return
 	}
-	m.zk.create("/brokers/ids/"+strconv.Itoa(b.ID), brokerZNode(b), b.ID)
+	m.zk.create("/brokers/ids/"+strconv.Itoa(b.ID), brokerZNode(b), brokerSession(b.ID))
 	if m.controller == 0 {
 		m.electController()
 		return
@@ -150,7 +151,7 @@ func (m *metadata) expire(id int) {
 	}
 	m.c.emit(Event{Type: EvZK, Broker: id, Detail: fmt.Sprintf("session of broker %d expired", id)})
 	m.zk.delete("/brokers/ids/" + strconv.Itoa(id))
-	m.zk.deleteEphemerals(id)
+	m.zk.deleteEphemerals(brokerSession(id))
 	if m.controller == id {
 		m.controller = 0
 		m.electController()
@@ -174,7 +175,7 @@ func (m *metadata) electController() {
 		return
 	}
 	m.ctrlEpoch++
-	m.zk.create("/controller", fmt.Sprintf(`{"version":1,"brokerid":%d,"timestamp":"%d"}`, m.controller, m.c.now), m.controller)
+	m.zk.create("/controller", fmt.Sprintf(`{"version":1,"brokerid":%d,"timestamp":"%d"}`, m.controller, m.c.now), brokerSession(m.controller))
 	m.zk.set("/controller_epoch", strconv.Itoa(m.ctrlEpoch))
 	m.c.emit(Event{Type: EvController, Broker: m.controller, Detail: fmt.Sprintf("broker %d is the controller (epoch %d)", m.controller, m.ctrlEpoch)})
 	// A new controller reads all state from ZooKeeper, then handles every
@@ -376,9 +377,13 @@ func (m *metadata) writeState(p *Partition, st pstate, why string) {
 	if m.zk.exists(path) {
 		m.zk.set(path, data)
 	} else {
-		m.zk.create(path, data, 0)
+		m.zk.create(path, data, "")
 	}
 }
+
+// brokerSession names broker id's ZooKeeper session (the owner of its
+// ephemeral znodes).
+func brokerSession(id int) string { return "broker " + strconv.Itoa(id) }
 
 func statePath(p *Partition) string {
 	return fmt.Sprintf("/brokers/topics/%s/partitions/%d/state", p.Topic.Name, p.ID)
@@ -497,7 +502,7 @@ func (m *metadata) topicCreated(t *Topic, parts []*Partition) {
 	b.WriteString(`},"adding_replicas":{},"removing_replicas":{}}`)
 	m.zk.set("/brokers/topics/"+t.Name, b.String())
 	for _, p := range parts {
-		m.zk.create(statePath(p), stateZNode(p.state, m.ctrlEpoch), 0)
+		m.zk.create(statePath(p), stateZNode(p.state, m.ctrlEpoch), "")
 	}
 }
 

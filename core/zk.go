@@ -10,7 +10,7 @@ import (
 type znode struct {
 	data    string
 	version int32
-	owner   int // broker id of the ephemeral owner; 0 = persistent
+	owner   string // session owning an ephemeral node ("broker 1", "consumer c1"); "" = persistent
 	ctime   int64
 	mtime   int64
 }
@@ -42,7 +42,7 @@ func (z *zkTree) get(path string) (string, bool) {
 }
 
 // create makes path (and missing parents, like kafka's createRecursive).
-func (z *zkTree) create(path, data string, owner int) {
+func (z *zkTree) create(path, data, owner string) {
 	if len(z.nodes) >= maxZNodes {
 		return
 	}
@@ -58,7 +58,7 @@ func (z *zkTree) create(path, data string, owner int) {
 func (z *zkTree) set(path, data string) {
 	n, ok := z.nodes[path]
 	if !ok {
-		z.create(path, data, 0)
+		z.create(path, data, "")
 		return
 	}
 	n.data = data
@@ -77,13 +77,25 @@ func (z *zkTree) delete(path string) {
 	z.c.emit(Event{Type: EvZK, Detail: "delete " + path})
 }
 
-// deleteEphemerals removes every znode owned by broker id's session.
-func (z *zkTree) deleteEphemerals(id int) {
+// deleteEphemerals removes every znode owned by a session.
+func (z *zkTree) deleteEphemerals(owner string) {
 	for _, p := range z.paths() {
-		if z.nodes[p].owner == id {
+		if z.nodes[p].owner == owner {
 			z.delete(p)
 		}
 	}
+}
+
+// children returns the names of path's children, sorted.
+func (z *zkTree) children(path string) []string {
+	var out []string
+	prefix := path + "/"
+	for _, p := range z.paths() {
+		if strings.HasPrefix(p, prefix) && !strings.Contains(p[len(prefix):], "/") {
+			out = append(out, p[len(prefix):])
+		}
+	}
+	return out
 }
 
 // paths returns every path, sorted.
