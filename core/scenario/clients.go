@@ -92,7 +92,7 @@ func (p *lineParser) produceFields(o opts, c *core.Produce) error {
 var consumerOpts = []optSpec{
 	{name: "group"},
 	{name: "topics"},
-	{name: "instance", key: "group.instance.id"},
+	{name: "instance", key: "group.instance.id", check: instanceID},
 	{name: "assignor", key: "partition.assignment.strategy", check: oneOf("range", "roundrobin", "sticky", "cooperative-sticky")},
 	{name: "auto.commit", key: "enable.auto.commit", check: boolean},
 	{name: "auto.commit.interval.ms", key: "auto.commit.interval.ms", check: inRange(0, maxInt32)},
@@ -100,6 +100,9 @@ var consumerOpts = []optSpec{
 	{name: "session.timeout.ms", key: "session.timeout.ms", check: inRange(1, maxInt32)},
 	{name: "poll", key: "poll", check: oneOf("auto", "manual")},
 }
+
+// instanceID checks a group.instance.id.
+func instanceID(s string) string { return checkName(s, nameChar) }
 
 // parseConsumer parses `consumer NAME [group=G] [options]`.
 func parseConsumer(p *lineParser, st *Step) error {
