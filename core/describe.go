@@ -32,6 +32,12 @@ func (c *Cluster) Describe(target string) (string, error) {
 			return "", fmt.Errorf("no broker %s", target)
 		}
 		c.describeBroker(&b, br)
+	case strings.Contains(target, "@"):
+		r, err := c.Replica(target)
+		if err != nil {
+			return "", err
+		}
+		c.describeReplica(&b, r)
 	default:
 		if p, err := c.Partition(target); err == nil {
 			c.describePartition(&b, p)
@@ -104,6 +110,15 @@ func (c *Cluster) describePartition(b *strings.Builder, p *Partition) {
 			fmt.Fprintf(b, "  replica on %d: not created\n", id)
 			continue
 		}
+		c.describeReplica(b, r)
+	}
+}
+
+// describeReplica shows one replica: role, offsets, epochs, segment files
+// with their index entries, and its records.
+func (c *Cluster) describeReplica(b *strings.Builder, r *Replica) {
+	{
+		id := r.b.ID
 		role := map[role]string{roleNone: "no role", roleLeader: "leader", roleFollower: "follower"}[r.role]
 		fmt.Fprintf(b, "  replica on %d (%s, broker %s): LEO %d, HW %d, log start %d, flushed to %d\n", id, role, r.b.state, r.log.LEO(), r.hw, r.log.StartOffset(), r.log.DurableOffset())
 		if eps := r.epochs.Entries(); len(eps) > 0 {
@@ -115,6 +130,17 @@ func (c *Cluster) describePartition(b *strings.Builder, p *Partition) {
 		}
 		for _, s := range r.log.Segments() {
 			fmt.Fprintf(b, "    %s: offsets %d..%d, %d bytes (%d flushed), %d index entries\n", s.File, s.BaseOffset, s.NextOffset-1, s.SizeBytes, s.FlushedBytes, len(s.OffsetIndex))
+			if len(s.OffsetIndex) > 0 {
+				ents := make([]string, 0, len(s.OffsetIndex))
+				for i, e := range s.OffsetIndex {
+					if i == 20 {
+						ents = append(ents, "...")
+						break
+					}
+					ents = append(ents, fmt.Sprintf("%d->%d", e.Offset, e.Position))
+				}
+				fmt.Fprintf(b, "      %s: %s (offset->position)\n", strings.TrimSuffix(s.File, ".log")+".index", strings.Join(ents, " "))
+			}
 		}
 		var recs []string
 		for _, bt := range r.log.Batches(r.log.StartOffset()) {
@@ -150,3 +176,37 @@ func (c *Cluster) describeBroker(b *strings.Builder, br *Broker) {
 
 // describeGroup is filled in by the group coordinator; "" = no such group.
 func (c *Cluster) describeGroup(name string) string { return c.groupText(name) }
+
+// DescribeRead shows how a fetch at offset finds its data on a replica:
+// the segment, the index entry, the scan and the batches returned.
+func (c *Cluster) DescribeRead(replica string, offset int64) (string, error) {
+	r, err := c.Replica(replica)
+	if err != nil {
+		return "", err
+	}
+	rd, err := r.log.Read(offset, 1<<20, r.log.LEO())
+	if err != nil {
+		return "", fmt.Errorf("fetch at %d on %s: OFFSET_OUT_OF_RANGE (log has %d..%d)", offset, replica, r.log.StartOffset(), r.log.LEO()-1)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "fetch at offset %d on %s:\n", offset, replica)
+	if rd.Segment == "" {
+		fmt.Fprintf(&b, "  nothing to read: %d is the log end offset\n", offset)
+		return b.String(), nil
+	}
+	fmt.Fprintf(&b, "  segment %s (base offset %d: the last segment whose base is <= %d)\n", rd.Segment, rd.SegmentBase, offset)
+	if rd.IndexFound {
+		fmt.Fprintf(&b, "  index entry: relative offset %d (offset %d) -> position %d, the largest entry <= %d\n", rd.IndexRelOffset, rd.SegmentBase+int64(rd.IndexRelOffset), rd.IndexPosition, offset)
+	} else {
+		fmt.Fprintf(&b, "  no index entry <= %d: scan from position 0\n", offset)
+	}
+	fmt.Fprintf(&b, "  scanned %d bytes from position %d to the batch at position %d\n", rd.BytesScanned, rd.ScanFrom, rd.Position)
+	for i, bt := range rd.Batches {
+		if i == 5 {
+			fmt.Fprintf(&b, "  ... %d more batches\n", len(rd.Batches)-5)
+			break
+		}
+		fmt.Fprintf(&b, "  batch %s: %s\n", offRange(bt.BaseOffset, bt.LastOffset()), Values(bt.Records))
+	}
+	return b.String(), nil
+}

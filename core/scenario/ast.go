@@ -50,7 +50,10 @@ type MemberAssignment struct {
 }
 
 // Print is a `print` line; Target is "" (whole cluster), a partition, a
-// group, a broker id or "znodes".
+// replica ("orders-0@2"), a group, a broker id, "znodes" or "metadata".
+// Offset >= 0 (only with a replica, `offset=N`) shows how a fetch at that
+// offset finds its segment and index entry.
 type Print struct {
 	Target string
+	Offset int64
 }

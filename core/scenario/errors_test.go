@@ -164,7 +164,7 @@ var lineErrors = []struct{ line, want string }{
 	{"expect znode /a has x", "1:17: want == or contains, got \"has\" (usage: expect znode PATH == TEXT or expect znode PATH contains TEXT)"},
 	{"print a b", "1:9: unexpected \"b\" (usage: print [PARTITION|GROUP|BROKER|znodes])"},
 	{"print 0", "1:7: bad broker id \"0\": want a whole number in 1..64"},
-	{"print a/b", "1:7: bad print target \"a/b\": want a partition, a group, a broker id or znodes"},
+	{"print a/b", "1:7: bad print target \"a/b\": want a partition, a replica, a group, a broker id, znodes or metadata"},
 	{"wait\t1x", "1:6: bad duration \"1x\": want a number with ms, s or m"},
 	{"  wait 1x", "1:8: bad duration \"1x\": want a number with ms, s or m"},
 	{"wait 1s ÿ", "1:9: unexpected \"ÿ\" (usage: wait D)"},

@@ -249,21 +249,43 @@ func parseSettle(p *lineParser, st *Step) error {
 
 // parsePrint parses `print [TARGET]`.
 func parsePrint(p *lineParser, st *Step) error {
-	pr := &Print{}
+	pr := &Print{Offset: -1}
 	if len(p.words) > 1 {
 		w := p.words[1]
-		if allDigits(w.s) {
+		switch {
+		case allDigits(w.s):
 			if _, err := p.broker(w); err != nil {
 				return err
 			}
-		} else if checkName(w.s, nameChar) != "" {
-			return p.errAt(w, "bad print target %q: want a partition, a group, a broker id or znodes", w.s)
+		case strings.Contains(w.s, "@"):
+			if _, err := p.replica(w); err != nil {
+				return err
+			}
+			if len(p.words) > 2 {
+				o, err := p.options(p.words[2:], "print", printOpts, passNone)
+				if err != nil {
+					return err
+				}
+				off, err := p.number(o.fields["offset"], "offset", 0, 1<<62)
+				if err != nil {
+					return err
+				}
+				pr.Offset = off
+			}
+		case checkName(w.s, nameChar) != "":
+			return p.errAt(w, "bad print target %q: want a partition, a replica, a group, a broker id, znodes or metadata", w.s)
 		}
 		pr.Target = w.s
 	}
-	if err := p.noMore(2, usage["print"]); err != nil {
+	limit := 2
+	if pr.Offset >= 0 {
+		limit = 3
+	}
+	if err := p.noMore(limit, usage["print"]); err != nil {
 		return err
 	}
 	st.Print = pr
 	return nil
 }
+
+var printOpts = []optSpec{{name: "offset"}}

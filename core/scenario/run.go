@@ -87,6 +87,9 @@ func (r *runner) step(st *Step) error {
 		}
 	case st.Print != nil:
 		text, err := r.c.Describe(st.Print.Target)
+		if st.Print.Offset >= 0 {
+			text, err = r.c.DescribeRead(st.Print.Target, st.Print.Offset)
+		}
 		if err != nil {
 			r.fail(st.Line, err.Error())
 			break
