@@ -27,7 +27,8 @@ die() {
 
 command -v "$GO" >/dev/null || die "$GO not found"
 command -v node >/dev/null || die "node not found: it runs the wasm benchmarks"
-WASMEXEC="$("$GO" env GOROOT)/lib/wasm"
+goroot=$("$GO" env GOROOT) || die "$GO env GOROOT failed"
+WASMEXEC=$goroot/lib/wasm
 [[ -x $WASMEXEC/go_js_wasm_exec ]] || die "$WASMEXEC/go_js_wasm_exec not found"
 
 tmp=$(mktemp -d)
