@@ -376,7 +376,8 @@ func (k *Consumer) brokerReset(id int) {
 }
 
 // onFetch takes records at or after each position (a fetch returns whole
-// batches) and hands them to the application.
+// batches): poll=auto hands them to the application at once, poll=manual
+// buffers them for the next poll.
 func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
 	for i, fr := range res {
 		p := fr.p
@@ -394,52 +395,83 @@ func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
 			k.meta.refresh()
 			continue
 		}
+		var run []log.Record // poll=auto: one hand-out per partition and fetch
+		runStart := int64(-1)
 		for _, bt := range fr.batches {
-			for j, rec := range bt.Records {
-				off := bt.BaseOffset + int64(j)
-				if off < pos {
+			recs, base := bt.Records, bt.BaseOffset
+			if base < pos {
+				if pos-base >= int64(len(recs)) {
 					continue
 				}
-				k.buffer = append(k.buffer, bufRecord{p: p, offset: off, rec: rec})
-				pos = off + 1
+				recs, base = recs[pos-base:], pos
 			}
+			switch {
+			case k.conf.manual:
+				for j, rec := range recs {
+					k.buffer = append(k.buffer, bufRecord{p: p, offset: base + int64(j), rec: rec})
+				}
+			case run == nil:
+				run, runStart = recs, base
+			case runStart+int64(len(run)) == base:
+				run = append(run[:len(run):len(run)], recs...) // copies: batches are shared
+			default:
+				k.handOut(p, runStart, run)
+				run, runStart = recs, base
+			}
+			pos = base + int64(len(recs))
+		}
+		if run != nil {
+			k.handOut(p, runStart, run)
 		}
 		k.pos[p] = pos
 	}
 	if !k.conf.manual {
-		k.deliver(len(k.buffer))
+		k.pollDone()
+	}
+}
+
+// handOut returns a run of consecutive records of p (first at offset
+// base) to the application: history, one event, the position.
+func (k *Consumer) handOut(p *Partition, base int64, recs []log.Record) {
+	c := k.c
+	if !c.history.off {
+		for j, rec := range recs {
+			c.history.consume(Delivery{Consumer: k.Name, Group: k.Group, Partition: p.Name, Offset: base + int64(j), Value: rec.Value, At: c.now, Session: k.session})
+		}
+	}
+	if !c.quiet {
+		c.emit(Event{Type: EvConsume, Consumer: k.Name, Group: k.Group, Partition: p.Name, Offset: base, Records: recs})
+	}
+	k.next[p] = base + int64(len(recs))
+	k.polled += len(recs)
+}
+
+// pollDone ends a poll: auto-commit runs if due.
+func (k *Consumer) pollDone() {
+	k.lastPoll = k.c.now
+	if k.member != nil {
+		k.member.onPoll()
 	}
 }
 
 // deliver returns up to n buffered records to the application (the end of
-// a poll), runs auto-commit if due, and records each delivery.
+// a manual poll).
 func (k *Consumer) deliver(n int) int {
-	c := k.c
-	k.lastPoll = c.now
-	if n > len(k.buffer) {
-		n = len(k.buffer)
-	}
+	n = min(n, len(k.buffer))
 	recs := k.buffer[:n]
 	for i := 0; i < n; {
-		j := i
-		for j < n && recs[j].p == recs[i].p {
-			c.history.consume(Delivery{Consumer: k.Name, Group: k.Group, Partition: recs[j].p.Name, Offset: recs[j].offset, Value: recs[j].rec.Value, At: c.now, Session: k.session})
+		j := i + 1
+		for j < n && recs[j].p == recs[i].p && recs[j].offset == recs[j-1].offset+1 {
 			j++
 		}
-		k.next[recs[i].p] = recs[j-1].offset + 1
-		if !c.quiet {
-			rs := make([]log.Record, 0, j-i)
-			for _, br := range recs[i:j] {
-				rs = append(rs, br.rec)
-			}
-			c.emit(Event{Type: EvConsume, Consumer: k.Name, Group: k.Group, Partition: recs[i].p.Name, Offset: recs[i].offset, Records: rs})
+		run := make([]log.Record, 0, j-i)
+		for _, br := range recs[i:j] {
+			run = append(run, br.rec)
 		}
+		k.handOut(recs[i].p, recs[i].offset, run)
 		i = j
 	}
-	k.polled += n
 	k.buffer = append(k.buffer[:0], k.buffer[n:]...)
-	if k.member != nil {
-		k.member.onPoll()
-	}
+	k.pollDone()
 	return n
 }

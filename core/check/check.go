@@ -160,13 +160,18 @@ func diverge(p *core.Partition, a, b replica) (Violation, bool) {
 }
 
 // Reorders finds records a producer sent to a partition in one order and
-// that were acked at offsets in the other order.
+// that were acked at offsets in the other order. Lost records are left out:
+// their acked offsets no longer say where they are.
 func Reorders(c *core.Cluster) []Violation {
 	type key struct{ producer, partition string }
 	last := map[key]core.SentRecord{}
+	lost := map[int]bool{}
+	for _, s := range LostRecords(c) {
+		lost[s.ID] = true // its acked offset now holds something else
+	}
 	var out []Violation
 	for _, s := range c.History().Sent {
-		if !s.Acked || s.Offset < 0 {
+		if !s.Acked || s.Offset < 0 || lost[s.ID] {
 			continue
 		}
 		k := key{s.Producer, s.Partition}
