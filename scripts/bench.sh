@@ -80,6 +80,11 @@ e2e=(-run '^$' -bench '^BenchmarkEndToEnd$' -benchtime "${RECORDS}x" -count "$CO
 run native "$tmp/e2e-native" "${e2e[@]}"
 run wasm "$tmp/e2e-wasm" "${e2e[@]}"
 
+grp=(-run '^$' -bench '^BenchmarkGroupEndToEnd$' -benchtime "${RECORDS}x" -count "$COUNT" -cpu 1 ./core/)
+run native "$tmp/grp-native" "${grp[@]}"
+reb=(-run '^$' -bench '^BenchmarkRebalance100$' -benchtime 5x -count "$COUNT" -cpu 1 ./core/)
+run native "$tmp/reb-native" "${reb[@]}"
+
 logb=(-run '^$' -bench . -benchtime "$LOGTIME" -count 1 -cpu 1 ./core/log/)
 run native "$tmp/log-native" "${logb[@]}"
 run wasm "$tmp/log-wasm" "${logb[@]}"
@@ -100,6 +105,16 @@ printf '  %-22s %14s\n' "native bytes/record" "$nbytes"
 if awk -v n="$nat" 'BEGIN { exit !(n < 2e6) }'; then
 	echo "  (below the 2M records/s native target on this machine)"
 fi
+
+gnat=$(metric "$tmp/grp-native" BenchmarkGroupEndToEnd records/s)
+rns=$(metric "$tmp/reb-native" BenchmarkRebalance100 ns/op)
+rvirt=$(metric "$tmp/reb-native" BenchmarkRebalance100 virtual-ms/rebalance)
+echo
+echo "Consumer group: the same pipeline consumed by a 3-member group with auto-commit"
+printf '  %-22s %14s\n' "native records/s" "$(human "$gnat")"
+echo "A 100-member group forming over 100 partitions (join, sync, assign)"
+printf '  %-22s %14s\n' "wall time" "$(awk -v n="$rns" 'BEGIN { printf "%.1f ms", n / 1e6 }')"
+printf '  %-22s %14s\n' "virtual time" "$(awk -v n="$rvirt" 'BEGIN { printf "%.0f ms", n }')"
 
 echo
 echo "Log (core/log), records/s:"
