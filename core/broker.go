@@ -38,9 +38,12 @@ type Broker struct {
 	cache     map[*Partition]pstate // metadata cache
 	ctrlEpoch int
 	fetchers  map[int]*fetcher // by leader id
-	parked    []*parkedFetch
-	frozen    []func() // work that arrived while paused, in order
-	groups    *coordinator
+	// deferFetch collects leaders to fetch from while a LeaderAndIsr is
+	// being applied (nil otherwise).
+	deferFetch map[int]bool
+	parked     []*parkedFetch
+	frozen     []func() // work that arrived while paused, in order
+	groups     *coordinator
 }
 
 func newBroker(c *Cluster, id int, rack string) *Broker {

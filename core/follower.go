@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/kafkasim/kafkasim/core/log"
 )
@@ -134,6 +135,10 @@ type fetchResult struct {
 
 // fetchFrom sends the next Fetch to leader if none is in flight.
 func (b *Broker) fetchFrom(leader int) {
+	if b.deferFetch != nil {
+		b.deferFetch[leader] = true
+		return
+	}
 	lb := b.c.Broker(leader)
 	if lb == nil || b.state != stateUp {
 		return
@@ -178,6 +183,20 @@ func (b *Broker) fetchFrom(leader int) {
 		})
 	}, func() { again(replicaFetchBackoffMs) })
 	b.after(replicaSocketTimeout, func() { again(0) })
+}
+
+// startDeferredFetches sends the fetches held back while a LeaderAndIsr
+// was applied, in leader order.
+func (b *Broker) startDeferredFetches() {
+	leaders := make([]int, 0, len(b.deferFetch))
+	for id := range b.deferFetch {
+		leaders = append(leaders, id)
+	}
+	b.deferFetch = nil
+	sort.Ints(leaders)
+	for _, id := range leaders {
+		b.fetchFrom(id)
+	}
 }
 
 // onFetchResponse appends what the leader sent and adopts its HW.

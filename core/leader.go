@@ -13,6 +13,11 @@ func (b *Broker) onLeaderAndIsr(ups []partUpdate, ctrlEpoch int) {
 		return // a deposed controller
 	}
 	b.ctrlEpoch = ctrlEpoch
+	// Like ReplicaManager.becomeLeaderOrFollower, apply every partition
+	// first, then start the fetchers once, so the first Fetch to each
+	// leader covers all the partitions it leads.
+	b.deferFetch = map[int]bool{}
+	defer b.startDeferredFetches()
 	for _, u := range ups {
 		if old, ok := b.cache[u.p]; ok && (u.st.epoch < old.epoch || u.st.epoch == old.epoch && u.st.version < old.version) {
 			continue // stale

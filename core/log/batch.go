@@ -9,8 +9,9 @@ const batchHeaderBytes = 61
 // Record is one Kafka record. Key "" with HasKey=false is a null key; the value
 // is never null (tombstones are not modelled).
 type Record struct {
-	Key, Value string
-	HasKey     bool
+	Key    string `json:"key,omitempty"`
+	Value  string `json:"value"`
+	HasKey bool   `json:"hasKey,omitempty"`
 }
 
 // Batch is an immutable record batch (Kafka's v2 RecordBatch). Once appended to

@@ -29,15 +29,15 @@ var expectForms = map[string]expectForm{
 		checkT: (*lineParser).replica, checkWs: wantCount},
 	"epoch": {usage: "expect epoch PARTITION == N", target: "PARTITION",
 		checkT: (*lineParser).partition, checkWs: wantCount},
-	"acked": {usage: "expect acked PRODUCER == RECORD,...|none", target: "PRODUCER",
-		checkT: producerName, checkWs: wantRecords},
+	"acked": {usage: "expect acked PRODUCER == RECORD,...|none or expect acked PRODUCER contains RECORD,...", target: "PRODUCER",
+		checkT: producerName, ops: recordOps, checkWs: wantRecords},
 	"failed": {usage: "expect failed PRODUCER RECORD == ERROR_NAME|none", target: "PRODUCER",
 		checkT: producerName, arg: "RECORD", checkA: (*lineParser).record, checkWs: wantError},
-	"log": {usage: "expect log PARTITION == RECORD,...|none", target: "PARTITION",
-		checkT: (*lineParser).partition, checkWs: wantRecords},
+	"log": {usage: "expect log PARTITION == RECORD,...|none or expect log PARTITION contains RECORD,...", target: "PARTITION",
+		checkT: (*lineParser).partition, ops: recordOps, checkWs: wantRecords},
 	"lost": {usage: "expect lost == RECORD,...|none", checkWs: wantRecords},
-	"consumed": {usage: "expect consumed CONSUMER == RECORD,...|none", target: "CONSUMER",
-		checkT: consumerName, checkWs: wantRecords},
+	"consumed": {usage: "expect consumed CONSUMER == RECORD,...|none or expect consumed CONSUMER contains RECORD,...", target: "CONSUMER",
+		checkT: consumerName, ops: recordOps, checkWs: wantRecords},
 	"assignment": {usage: "expect assignment GROUP MEMBER=PARTITION,... ...", target: "GROUP",
 		checkT: (*lineParser).group},
 	"generation": {usage: "expect generation GROUP == N", target: "GROUP",
@@ -52,6 +52,11 @@ var expectForms = map[string]expectForm{
 	"znode": {usage: "expect znode PATH == TEXT or expect znode PATH contains TEXT", target: "PATH",
 		checkT: (*lineParser).znodePath, ops: []string{"==", "contains"}, checkWs: wantText},
 }
+
+// recordOps are the operators of record lists: == compares the whole list
+// in order; contains holds when every listed record is in it (the records
+// a producer or consumer must at least have seen, in any order).
+var recordOps = []string{"==", "contains"}
 
 // expectKinds lists the kinds for error messages.
 const expectKinds = "leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed, znode, violations or error"
@@ -144,7 +149,7 @@ func (p *lineParser) want(e *Expect, i int, form expectForm) error {
 	}
 	e.Want, e.Col = text, p.col(off)
 	ws := p.words[i+1:]
-	if e.Kind != "znode" && len(ws) > 1 {
+	if e.Kind != "znode" && e.Kind != "error" && len(ws) > 1 {
 		return p.errAt(ws[1], "unexpected %q: lists are comma-separated, without spaces (usage: %s)", ws[1].s, form.usage)
 	}
 	return form.checkWs(p, e, ws)
@@ -192,9 +197,12 @@ func wantCountOrNone(p *lineParser, e *Expect, ws []word) error {
 	return wantCount(p, e, ws)
 }
 
-// wantRecords accepts a list of record values or none.
+// wantRecords accepts a list of record values or none (not after contains).
 func wantRecords(p *lineParser, e *Expect, ws []word) error {
 	if none(e, ws) {
+		if e.Op == "contains" {
+			return p.errAt(ws[0], "contains takes records, not none")
+		}
 		return nil
 	}
 	for _, it := range splitList(ws[0]) {
