@@ -76,8 +76,8 @@ func (c *Cluster) Apply(cmd Command) (err error) {
 			return fmt.Sprintf("drop the next %d message(s) %s -> %s", x.Count, x.From, x.To)
 		}, x.Count < 0 || x.Count > MaxCount)
 	case Wait:
-		if x.Duration < 0 || x.Duration > 30*24*3600*1000 {
-			return fmt.Errorf("wait %d ms: want 0 to 30 days", x.Duration)
+		if x.Duration < 0 || x.Duration > MaxWait {
+			return fmt.Errorf("wait %d ms: want 0 to 24 hours", x.Duration)
 		}
 		return c.Advance(x.Duration)
 	case Settle:
@@ -132,9 +132,13 @@ func (c *Cluster) set(x Set) error {
 	old := c.bc
 	c.bc = newBrokerConf(s)
 	if c.bc != old {
+		hb := c.bc.zkSessionMs != old.zkSessionMs || c.bc.brokerHeartbeatMs != old.brokerHeartbeatMs
 		for _, b := range c.brokers {
 			if b.processUp() {
 				b.startPeriodic()
+				if hb {
+					b.nextHeartbeat()
+				}
 			}
 		}
 	}
@@ -174,7 +178,7 @@ func (c *Cluster) createTopic(x CreateTopic, user bool) error {
 	if len(c.topics) >= MaxTopics {
 		return fmt.Errorf("too many topics (limit %d)", MaxTopics)
 	}
-	if x.Partitions < 1 || c.nparts+x.Partitions > MaxPartitions {
+	if x.Partitions < 1 || x.Partitions > MaxPartitions-c.nparts { // (no overflow: both sides bounded)
 		return fmt.Errorf("INVALID_PARTITIONS: partitions=%d (want 1 or more, at most %d in the cluster)", x.Partitions, MaxPartitions)
 	}
 	if x.RF < 1 {
@@ -286,7 +290,7 @@ func (c *Cluster) alterTopic(x AlterTopic) error {
 	if x.Partitions <= cur {
 		return fmt.Errorf("INVALID_PARTITIONS: Topic currently has %d partitions, %d would not be an increase.", cur, x.Partitions)
 	}
-	if c.nparts+x.Partitions-cur > MaxPartitions {
+	if x.Partitions-cur > MaxPartitions-c.nparts {
 		return fmt.Errorf("INVALID_PARTITIONS: over the limit of %d partitions", MaxPartitions)
 	}
 	rf := len(t.Partitions[0].Replicas)

@@ -31,6 +31,7 @@ type Broker struct {
 	state       brokerState
 	incarnation int // bumped on every crash; stale timers and replies check it
 	periodGen   int // generation of the periodic tasks
+	hbGen       int // generation of the heartbeat schedule
 
 	replicas     map[*Partition]*Replica // on disk
 	hwCheckpoint map[*Partition]int64    // replication-offset-checkpoint (on disk)
@@ -109,7 +110,21 @@ func (b *Broker) heartbeat() {
 			}
 		}, nil)
 	}, nil)
-	b.after(md.heartbeatInterval(), b.heartbeat)
+	b.nextHeartbeat()
+}
+
+// nextHeartbeat schedules the next session heartbeat. Settings that change
+// the session timeout or the heartbeat interval reschedule it (see
+// Cluster.set): a ping still due at the old, longer interval would come
+// after the session, renewed on the new timeout, had expired.
+func (b *Broker) nextHeartbeat() {
+	b.hbGen++
+	gen := b.hbGen
+	b.after(b.c.md.heartbeatInterval(), func() {
+		if b.hbGen == gen {
+			b.heartbeat()
+		}
+	})
 }
 
 // after runs fn in d ms on this broker: not at all if the process died

@@ -17,8 +17,8 @@ func (c *Cluster) poll(x Poll) error {
 	if !k.alive {
 		return fmt.Errorf("consumer %s is closed", k.Name)
 	}
-	if x.Timeout < 0 || x.Max < 0 {
-		return fmt.Errorf("poll: negative max or timeout")
+	if x.Timeout < 0 || x.Max < 0 || x.Timeout > MaxPollTimeout {
+		return fmt.Errorf("poll: max and timeout must be >= 0, timeout at most 1 hour")
 	}
 	timeout := x.Timeout
 	if timeout == 0 {
@@ -99,10 +99,13 @@ func (c *Cluster) settle(maxMs int64) error {
 	if maxMs <= 0 {
 		maxMs = defaultSettleMs
 	}
-	if c.busy() == "" {
+	if maxMs > MaxWait {
+		return fmt.Errorf("settle max=%d ms: at most 24 hours", maxMs)
+	}
+	if c.settled() {
 		return nil
 	}
-	if err := c.runUntil(c.now+maxMs, func() bool { return c.busy() == "" }); err != nil {
+	if err := c.runUntil(c.now+maxMs, c.settled); err != nil {
 		return err
 	}
 	if why := c.busy(); why != "" {
@@ -111,20 +114,37 @@ func (c *Cluster) settle(maxMs int64) error {
 	return nil
 }
 
+// settled reports whether nothing is in flight (busy, without the words:
+// settle asks after every virtual millisecond with work).
+func (c *Cluster) settled() bool { return c.busyWhy(false) == "" }
+
 // busy says what is still in flight, or "".
-func (c *Cluster) busy() string {
+func (c *Cluster) busy() string { return c.busyWhy(true) }
+
+// busyWhy is busy; without explain it stops at the first reason and
+// returns "busy".
+func (c *Cluster) busyWhy(explain bool) string {
 	var why []string
 	for _, cl := range c.clients {
 		if p, ok := cl.(*Producer); ok && p.pending > 0 {
+			if !explain {
+				return "busy"
+			}
 			why = append(why, fmt.Sprintf("producer %s has %d record(s) pending", p.Name, p.pending))
 		}
 		if k, ok := cl.(*Consumer); ok && k.alive && k.member != nil && !k.member.stable() {
+			if !explain {
+				return "busy"
+			}
 			why = append(why, fmt.Sprintf("consumer %s is rebalancing", k.Name))
 		}
 	}
 	for _, t := range c.order {
 		for _, p := range t.Partitions {
-			if w := c.partitionBusy(p); w != "" {
+			if w := c.partitionBusy(p, explain); w != "" {
+				if !explain {
+					return "busy"
+				}
 				why = append(why, w)
 			}
 		}
@@ -136,8 +156,8 @@ func (c *Cluster) busy() string {
 }
 
 // partitionBusy reports a live, reachable follower still catching up with
-// the leader, or a leader whose HW lags its ISR.
-func (c *Cluster) partitionBusy(p *Partition) string {
+// the leader, or a leader whose HW lags its ISR ("busy" without explain).
+func (c *Cluster) partitionBusy(p *Partition, explain bool) string {
 	lb := c.Broker(p.state.leader)
 	if lb == nil || lb.state != stateUp {
 		return ""
@@ -151,12 +171,27 @@ func (c *Cluster) partitionBusy(p *Partition) string {
 		if id == lb.ID || b.state != stateUp || c.net.cut(b.node, lb.node) || !c.md.live(id) {
 			continue
 		}
+		// Caught up means holding the leader's records and being back in
+		// its ISR (a follower with every record that does not fetch, its
+		// request lost, is not: the ISR may be down to the leader alone). A
+		// follower's high watermark follows on its next fetch response,
+		// which the leader may hold for replica.fetch.wait.max.ms when
+		// nothing new arrives; waiting for that as well means that consumers
+		// auto-committing to two offsets partitions in turn keep the
+		// cluster from ever settling (each partition's followers lag its HW
+		// half the time).
 		r := b.replicas[p]
-		if r == nil || r.log.LEO() != lr.log.LEO() || r.hw != lr.hw && contains(lr.isr, id) {
+		if r == nil || r.log.LEO() != lr.log.LEO() || !contains(lr.isr, id) {
+			if !explain {
+				return "busy"
+			}
 			return fmt.Sprintf("%s@%d is catching up", p.Name, id)
 		}
 	}
 	if lr.hw != lr.log.LEO() && len(lr.isr) >= lr.p.Topic.conf.minISR {
+		if !explain {
+			return "busy"
+		}
 		return fmt.Sprintf("%s HW %d < LEO %d", p.Name, lr.hw, lr.log.LEO())
 	}
 	return ""

@@ -101,8 +101,16 @@ func (m *metaView) refresh() {
 	}
 	c.net.send(m.from, b.node, "Metadata", func() {
 		resp := b.metadataFor(topics)
+		empty := len(b.cache) == 0
 		c.net.send(b.node, m.from, "MetadataResponse", func() {
 			if m.seq != seq || !m.alive() {
+				return
+			}
+			if empty {
+				// A broker that has no metadata yet (just restarted) lists
+				// no brokers, and the client ignores its answer ("Ignoring
+				// empty metadata response", NetworkClient) and asks again.
+				fail()
 				return
 			}
 			m.inflight = false
@@ -133,6 +141,11 @@ func (m *metaView) apply(resp []topicMeta) {
 		}
 		m.counts[tm.name] = tm.parts[len(tm.parts)-1].p.ID + 1
 		for _, pm := range tm.parts {
+			if old, ok := m.epochs[pm.p]; ok && pm.epoch < old && m.c.preset.clientEpochs {
+				// KIP-320: a broker with stale metadata (a deposed leader
+				// answering late, say) must not send the client back to it.
+				continue
+			}
 			m.leaders[pm.p] = pm.leader
 			m.epochs[pm.p] = pm.epoch
 			if pm.leader < 0 {

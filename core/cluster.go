@@ -15,8 +15,11 @@ const (
 	MaxClients    = 1000  // producers + consumers
 	MaxCount      = 10_000_000
 	MaxValueBytes = 1 << 20
-	maxEvents     = 1 << 20 // undrained events kept; older ones are dropped
-	maxHeld       = 100_000 // messages queued at a paused broker
+	// MaxWait bounds one Wait or Settle; MaxPollTimeout one Poll.
+	MaxWait        = 24 * 3600 * 1000
+	MaxPollTimeout = 3600 * 1000
+	maxEvents      = 1 << 20 // undrained events kept; older ones are dropped
+	maxHeld        = 100_000 // messages queued at a paused broker
 	// maxTimersPerMs bounds the work of one virtual millisecond: more means
 	// something reschedules itself with no delay.
 	maxTimersPerMs = 5_000_000
@@ -52,6 +55,7 @@ type Cluster struct {
 	evSeq   uint64
 	dropped uint64 // events dropped past maxEvents
 	quiet   bool   // no events at all (benchmarks)
+	muted   bool   // no events, history kept (the simulation tester)
 	history *History
 	fault   error // first internal limit hit while running
 }
@@ -119,6 +123,12 @@ func (c *Cluster) Now() int64 { return c.now }
 // the checker and expectations cannot judge them.
 func (c *Cluster) Quiet(q bool) { c.quiet, c.history.off = q, q }
 
+// MuteEvents stops (or resumes) recording events while the client history
+// stays on, for callers that judge a run by its state and history alone
+// (the simulation tester): a long Advance then does not pile up events that
+// nobody reads.
+func (c *Cluster) MuteEvents(m bool) { c.muted = m }
+
 // History returns what the clients saw (sends, acks, failures, deliveries).
 func (c *Cluster) History() *History { return c.history }
 
@@ -133,7 +143,7 @@ func (c *Cluster) Events() []Event {
 func (c *Cluster) DroppedEvents() uint64 { return c.dropped }
 
 func (c *Cluster) emit(e Event) {
-	if c.quiet {
+	if c.quiet || c.muted {
 		return
 	}
 	if len(c.events) >= maxEvents {

@@ -79,6 +79,7 @@ var (
 	kindList     string // the valid "type" values, sorted, for errors
 )
 
+// init fills the registry from commandKinds.
 func init() {
 	kinds := make([]string, 0, len(commandKinds))
 	for _, c := range commandKinds {
@@ -146,6 +147,9 @@ func DecodeCommand(data []byte) (Command, error) {
 	}
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("command is not valid UTF-8 (at byte %d)", invalidUTF8At(data))
+	}
+	if bytes.HasPrefix(data, []byte("\uFEFF")) {
+		return nil, fmt.Errorf("command starts with a byte order mark (U+FEFF); send plain JSON")
 	}
 	if err := checkSyntax(data); err != nil {
 		return nil, err
@@ -364,6 +368,7 @@ func wrongType(path string, want reflect.Type, tok json.Token) error {
 	return fmt.Errorf("field %s must be %s, not %s", quoteShort(path), describeType(want), describeToken(tok))
 }
 
+// decodeString decodes a JSON string token into dst.
 func decodeString(tok json.Token, path string, dst reflect.Value) error {
 	s, ok := tok.(string)
 	if !ok {
@@ -376,6 +381,7 @@ func decodeString(tok json.Token, path string, dst reflect.Value) error {
 	return nil
 }
 
+// decodeInt decodes a JSON integer token into dst, in dst's range.
 func decodeInt(tok json.Token, path string, dst reflect.Value) error {
 	n, ok := tok.(json.Number)
 	if !ok {
@@ -392,6 +398,7 @@ func decodeInt(tok json.Token, path string, dst reflect.Value) error {
 	return nil
 }
 
+// decodeList decodes a JSON list starting at tok into slice dst.
 func decodeList(dec *json.Decoder, tok json.Token, path string, dst reflect.Value) error {
 	if tok != json.Delim('[') {
 		return wrongType(path, dst.Type(), tok)
@@ -415,6 +422,7 @@ func decodeList(dec *json.Decoder, tok json.Token, path string, dst reflect.Valu
 	return closeDelim(dec, path)
 }
 
+// decodeMap decodes a JSON object starting at tok into map dst.
 func decodeMap(dec *json.Decoder, tok json.Token, path string, dst reflect.Value) error {
 	if tok != json.Delim('{') {
 		return wrongType(path, dst.Type(), tok)
@@ -467,6 +475,7 @@ func closeDelim(dec *json.Decoder, path string) error {
 	return nil
 }
 
+// tooMany is the error for a list or object past MaxCommandItems.
 func tooMany(path, what string) error {
 	return fmt.Errorf("field %s has more than %d %s (the limit)", quoteShort(path), MaxCommandItems, what)
 }
@@ -607,6 +616,7 @@ func checkEncodable(v reflect.Value, path string) error {
 	return nil
 }
 
+// checkStruct checks each JSON field of a command struct.
 func checkStruct(v reflect.Value) error {
 	for _, f := range schemaByType[v.Type()].fields {
 		if err := checkEncodable(v.Field(f.index), f.name); err != nil {
@@ -616,6 +626,7 @@ func checkStruct(v reflect.Value) error {
 	return nil
 }
 
+// checkString checks that s is valid UTF-8 and not too long.
 func checkString(s, path string) error {
 	if !utf8.ValidString(s) {
 		return fmt.Errorf("field %s is not valid UTF-8", quoteShort(path))
@@ -626,6 +637,7 @@ func checkString(s, path string) error {
 	return nil
 }
 
+// checkSlice checks a list's length and its items.
 func checkSlice(v reflect.Value, path string) error {
 	if v.Len() > MaxCommandItems {
 		return tooMany(path, "items")
@@ -638,6 +650,7 @@ func checkSlice(v reflect.Value, path string) error {
 	return nil
 }
 
+// checkMap checks an object's size, keys and values.
 func checkMap(v reflect.Value, path string) error {
 	if v.Len() > MaxCommandItems {
 		return tooMany(path, "keys")

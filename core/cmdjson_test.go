@@ -6,23 +6,24 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
 )
 
-func strPtr(s string) *string { return &s }
-func intPtr(i int) *int       { return &i }
+func cmdStrPtr(s string) *string { return &s }
+func cmdIntPtr(i int) *int       { return &i }
 
-// sampleCommands has one realistic value of every command kind.
-func sampleCommands() []Command {
+// cmdSamples has one realistic value of every command kind.
+func cmdSamples() []Command {
 	return []Command{
 		CreateTopic{Topic: "orders", Partitions: 3, RF: 2, Assign: [][]int{{1, 2}, {2, 3}, {3, 1}},
 			Configs: map[string]string{"min.insync.replicas": "2", "segment.bytes": "1048576"}},
 		AlterTopic{Topic: "orders", Partitions: 6},
 		Set{Configs: map[string]string{"replica.lag.time.max.ms": "10000", "net.latency.ms": "3"}},
 		NewProducer{Name: "p1", Configs: map[string]string{"acks": "all", "partitioner": "roundrobin"}},
-		Produce{Producer: "p1", Topic: "orders", Value: "m<1>&\"é\"", Key: strPtr("k1"), Partition: intPtr(0), Count: 3},
+		Produce{Producer: "p1", Topic: "orders", Value: "m<1>&\"é\"", Key: cmdStrPtr("k1"), Partition: cmdIntPtr(0), Count: 3},
 		NewConsumer{Name: "c1", Group: "g1", Topics: []string{"orders", "payments"}, Configs: map[string]string{"poll": "manual"}},
 		Assign{Consumer: "c1", Partitions: []string{"orders-0", "orders-1"}},
 		Poll{Consumer: "c1", Max: 10, Timeout: 5000},
@@ -45,7 +46,7 @@ func sampleCommands() []Command {
 
 func TestCommandRoundTrip(t *testing.T) {
 	seen := map[string]bool{}
-	for _, c := range sampleCommands() {
+	for _, c := range cmdSamples() {
 		seen[c.Kind()] = true
 		data, err := EncodeCommand(c)
 		if err != nil {
@@ -105,7 +106,7 @@ func TestCommandKindsCovered(t *testing.T) {
 			continue
 		}
 		n++
-		if !registered(id.Name) {
+		if !registeredCommand(id.Name) {
 			t.Errorf("command %s is missing from commandKinds in cmdjson.go", id.Name)
 		}
 	}
@@ -114,7 +115,8 @@ func TestCommandKindsCovered(t *testing.T) {
 	}
 }
 
-func registered(typeName string) bool {
+// registeredCommand reports whether the codec knows the type named typeName.
+func registeredCommand(typeName string) bool {
 	for typ := range schemaByType {
 		if typ.Name() == typeName {
 			return true
@@ -131,7 +133,7 @@ func TestDecodeCommandValues(t *testing.T) {
 		{`{"type":"produce","producer":"p1","topic":"orders","value":"m1","count":3}`,
 			Produce{Producer: "p1", Topic: "orders", Value: "m1", Count: 3}},
 		{` {"count":-0,"key":null,"partition":null,"type":"produce"} `, Produce{}},
-		{`{"type":"produce","key":"","partition":0}`, Produce{Key: strPtr(""), Partition: intPtr(0)}},
+		{`{"type":"produce","key":"","partition":0}`, Produce{Key: cmdStrPtr(""), Partition: cmdIntPtr(0)}},
 		{`{"type":"topic_create","topic":"t","assign":[],"configs":{}}`, CreateTopic{Topic: "t"}},
 		{`{"type":"topic_create","assign":[[],null,[1]],"configs":null}`, CreateTopic{Assign: [][]int{nil, nil, {1}}}},
 		{`{"type":"net_split","groups":[["1"],["p\u0031","\ud800"]]}`, NetSplit{Groups: [][]string{{"1"}, {"p1", "\uFFFD"}}}},
@@ -189,6 +191,7 @@ func TestDecodeCommandErrors(t *testing.T) {
 		{`{"type":"set","configs":{"acks":"1","acks":"all"}}`, `field "configs" has key "acks" twice`},
 		{`{"type":"net_split","groups":{"a":["1"]}}`, `field "groups" must be a list of lists of strings, not an object`},
 		{"{\"type\":\"wait\xff\"}", "not valid UTF-8 (at byte 13)"},
+		{"\uFEFF{\"type\":\"net_heal\"}", "starts with a byte order mark (U+FEFF)"},
 		{`{"type":"wait","duration":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, "exceeded max depth"},
 		{`{"type":"wait","duration":` + strings.Repeat("9", 100) + `}`, "99999999999999999999999999999999999999... is out of range"},
 		{`{"type":"produce","value":"` + strings.Repeat("x", MaxCommandBytes) + `"}`, "bytes, more than the limit of 65536"},
@@ -228,7 +231,7 @@ func TestEncodeCommandErrors(t *testing.T) {
 	}{
 		{nil, "cannot encode a nil command"},
 		{nilWait, "cannot encode a nil *core.Wait"},
-		{fakeCommand{}, "cannot encode core.fakeCommand: not a command type"},
+		{fakeCmd{}, "cannot encode core.fakeCmd: not a command type"},
 		{Produce{Value: "a\xffb"}, `cannot encode produce: field "value" is not valid UTF-8`},
 		{Set{Configs: map[string]string{"\xff": "1"}}, `field "configs key" is not valid UTF-8`},
 		{Set{Configs: map[string]string{"acks": "\xff"}}, `field "configs.acks" is not valid UTF-8`},
@@ -245,9 +248,9 @@ func TestEncodeCommandErrors(t *testing.T) {
 	}
 }
 
-type fakeCommand struct{}
+type fakeCmd struct{}
 
-func (fakeCommand) Kind() string { return "wait" }
+func (fakeCmd) Kind() string { return "wait" }
 
 // TestCommandJSONApply drives a cluster with decoded commands only.
 func TestCommandJSONApply(t *testing.T) {
@@ -276,5 +279,28 @@ func TestCommandJSONApply(t *testing.T) {
 	}
 	if got := c.History().ConsumedBy("c1"); len(got) != 3 {
 		t.Errorf("c1 consumed %v, want m-1..m-3", got)
+	}
+}
+
+// TestApplyHugeCounts: partition counts near the int limit are rejected,
+// not placed (an overflowed limit check once tried to place 2^63 of them).
+func TestApplyHugeCounts(t *testing.T) {
+	c, err := New(Options{Brokers: 3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Apply(CreateTopic{Topic: "y", Partitions: 5, RF: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []Command{
+		CreateTopic{Topic: "x", Partitions: math.MaxInt64, RF: 1},
+		AlterTopic{Topic: "y", Partitions: math.MaxInt64 - 2},
+		Poll{Consumer: "nobody", Timeout: math.MaxInt64},
+		Wait{Duration: math.MaxInt64},
+		Settle{Max: math.MaxInt64},
+	} {
+		if err := c.Apply(cmd); err == nil {
+			t.Errorf("%s accepted: %+v", cmd.Kind(), cmd)
+		}
 	}
 }

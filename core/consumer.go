@@ -250,7 +250,11 @@ func (k *Consumer) pump() {
 		if leaders[l] == nil {
 			order = append(order, l)
 		}
-		leaders[l] = append(leaders[l], fetchPart{p: p, offset: pos, epoch: -1})
+		epoch := int32(-1)
+		if e, ok := k.meta.epochs[p]; ok && k.c.preset.clientEpochs {
+			epoch = e // KIP-320: the leader checks it (FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH)
+		}
+		leaders[l] = append(leaders[l], fetchPart{p: p, offset: pos, epoch: epoch})
 	}
 	for _, l := range order {
 		k.fetch(l, leaders[l])
@@ -363,6 +367,9 @@ func (k *Consumer) lostConnection(l int, why string) {
 // brokerReset: broker id's process died; an in-flight fetch to it fails
 // one network hop later.
 func (k *Consumer) brokerReset(id int) {
+	if m, ok := k.member.(*member); ok && k.alive {
+		m.connectionReset(id)
+	}
 	if !k.alive || !k.fetching[id] {
 		return
 	}
@@ -389,7 +396,11 @@ func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
 		case "":
 		case "OFFSET_OUT_OF_RANGE":
 			k.c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Offset: pos, Error: fr.err, Detail: fmt.Sprintf("%s %s: offset %d out of range (OFFSET_OUT_OF_RANGE): reset (auto.offset.reset=%s)", k.Name, p.Name, pos, k.conf.reset)})
+			// Fetcher.handleOffsetOutOfRange: the position is reset by
+			// auto.offset.reset, not from the committed offset.
+			k.c.history.reset(ResetRecord{Consumer: k.Name, Group: k.Group, Partition: p.Name, From: pos, At: k.c.now})
 			delete(k.pos, p)
+			k.resetPosition(p)
 			continue
 		default:
 			k.meta.refresh()

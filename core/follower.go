@@ -64,6 +64,7 @@ func (b *Broker) queryEpoch(r *Replica) {
 			}
 		})
 	}
+	answered := false
 	b.send(lb.node, "OffsetsForLeaderEpoch", func() {
 		lr := lb.replicas[r.p]
 		found, end, errName := int32(-1), int64(-1), ""
@@ -75,9 +76,13 @@ func (b *Broker) queryEpoch(r *Replica) {
 		case lr.epoch > epoch:
 			errName = "FENCED_LEADER_EPOCH"
 		default:
-			found, end = lr.epochs.EndOffsetFor(latest, lr.log.LEO())
+			found, end = lr.endOffsetFor(latest)
 		}
 		lb.replyTo(b, "OffsetsForLeaderEpochResponse", func() {
+			if answered {
+				return // timed out meanwhile: a newer request is out
+			}
+			answered = true
 			if r.role != roleFollower || r.epoch != epoch || r.follow != followTruncating {
 				return
 			}
@@ -85,27 +90,74 @@ func (b *Broker) queryEpoch(r *Replica) {
 				retry()
 				return
 			}
-			r.truncateToEpoch(latest, found, end)
+			if !r.truncateToEpoch(latest, found, end) {
+				b.queryEpoch(r) // truncated part way: ask again for the new latest epoch
+				return
+			}
 			r.follow = followFetching
 			b.fetchFrom(r.leader)
 		})
-	}, func() { b.run(inc, retry) })
+	}, func() {
+		if !answered {
+			answered = true
+			b.run(inc, retry)
+		}
+	})
+	// A request or answer lost on the way (a network split) is given up
+	// after replica.socket.timeout.ms and sent again, as the fetcher thread
+	// does; without this the follower waited to truncate forever.
+	b.after(replicaSocketTimeout, func() {
+		if !answered {
+			answered = true
+			if r.role == roleFollower && r.epoch == epoch && r.follow == followTruncating {
+				b.queryEpoch(r)
+			}
+		}
+	})
 }
 
-// truncateToEpoch truncates after the leader answered OffsetsForLeaderEpoch.
-// KIP-279 (2.0+): if the leader's answer is for an earlier epoch than asked,
-// the follower cuts at its own end of that epoch too.
-func (r *Replica) truncateToEpoch(asked, found int32, end int64) {
+// truncateToEpoch truncates after the leader answered OffsetsForLeaderEpoch
+// with the end offset of its largest epoch <= asked (found), and reports
+// whether truncation is complete (AbstractFetcherThread
+// .getOffsetTruncationState). An undefined answer truncates to the high
+// watermark. Before 2.0 (KIP-101) the follower truncates to the leader's
+// end offset. From 2.0 (KIP-279) it looks the found epoch up in its own
+// cache: if it has it, it truncates to the smaller of the two ends; if it
+// only has an earlier epoch, it truncates to that epoch's end and asks
+// again (false), as many rounds as it takes; if it has none, to the
+// leader's end.
+func (r *Replica) truncateToEpoch(asked, found int32, end int64) bool {
+	leo := r.log.LEO()
 	if found < 0 || end < 0 {
 		r.truncate(r.hw, fmt.Sprintf("leader has no epoch <= %d: truncate to high watermark %d", asked, r.hw))
-		return
+		return true
 	}
-	to := min(end, r.log.LEO())
-	if found != asked && r.b.c.preset.indexLastOffset { // KIP-279 shipped in 2.0, with the 2.0 index change
-		_, own := r.epochs.EndOffsetFor(found, r.log.LEO())
-		to = min(to, own)
+	why := fmt.Sprintf("leader epoch %d ends at %d on the leader (OffsetsForLeaderEpoch)", found, end)
+	if !r.b.c.preset.indexLastOffset { // KIP-279 shipped in 2.0, with the 2.0 index change
+		r.truncate(min(end, leo), why)
+		return true
 	}
-	r.truncate(to, fmt.Sprintf("leader epoch %d ends at %d on the leader (OffsetsForLeaderEpoch)", found, end))
+	ownEpoch, ownEnd := r.endOffsetFor(found)
+	switch {
+	case ownEnd < 0:
+		r.truncate(min(end, leo), why)
+	case ownEpoch != found:
+		r.truncate(min(ownEnd, leo), fmt.Sprintf("leader's epoch %d is not in this log: truncate to the end of its epoch %d (%d) and ask again", found, ownEpoch, ownEnd))
+		return false
+	default:
+		r.truncate(min(ownEnd, end, leo), why)
+	}
+	return true
+}
+
+// endOffsetFor is this replica's LeaderEpochFileCache.endOffsetFor, with
+// the 2.1 answer below the earliest epoch (KAFKA-7415) where the version
+// has KIP-279 (no preset sits between 2.0 and 2.1).
+func (r *Replica) endOffsetFor(epoch int32) (int32, int64) {
+	if r.b.c.preset.indexLastOffset {
+		return r.epochs.EndOffsetForSince21(epoch, r.log.LEO())
+	}
+	return r.epochs.EndOffsetFor(epoch, r.log.LEO())
 }
 
 // fetcher is a follower broker's fetch session with one leader broker

@@ -135,7 +135,18 @@ func (g *group) joinUnknown(req joinReq, reply func(joinResult)) {
 	}
 	if c.preset.memberIDRequired {
 		// KIP-394: hand out the id first; the member must join again with it.
+		// A pending member holds up the join until it does, or until its
+		// session timeout passes (GroupCoordinator.addPendingMemberExpiration):
+		// a consumer that was closed or crashed in between must not stall
+		// the group forever.
 		g.pending[id] = req.client
+		g.co.after(req.sessionMs, func() {
+			if _, ok := g.pending[id]; ok && g.state != gsDead {
+				delete(g.pending, id)
+				g.emit(fmt.Sprintf("pending member %s removed: it did not join again within its session timeout (%d ms)", id, req.sessionMs))
+				g.tryCompleteJoin()
+			}
+		})
 		reply(joinResult{err: "MEMBER_ID_REQUIRED", memberID: id})
 		return
 	}
@@ -459,6 +470,19 @@ func (g *group) sync(memberID string, generation int, assignment map[string][]*P
 			return
 		}
 		if err != "" {
+			// GroupCoordinator.doSyncGroup: resetAndPropagateAssignmentError,
+			// then maybePrepareRebalance. The members get the store error
+			// (COORDINATOR_NOT_AVAILABLE, ...) and find the coordinator again
+			// after retry.backoff.ms; answering REBALANCE_IN_PROGRESS made them
+			// rejoin at once, a rebalance every few milliseconds for as long
+			// as the offsets partition could not take writes.
+			for _, x := range g.sortedMembers() {
+				if x.syncReply != nil {
+					r := x.syncReply
+					x.syncReply = nil
+					r(syncResult{err: err})
+				}
+			}
 			g.prepareRebalance("could not store the group's assignment: " + err)
 			return
 		}
@@ -511,7 +535,10 @@ func (g *group) leave(memberID string) string {
 func (g *group) armSession(m *gmember) {
 	beat := m.lastBeat
 	g.co.after(m.sessionMs, func() {
-		if g.members[m.id] != m || m.lastBeat != beat || m.joinReply != nil || m.syncReply != nil {
+		// A group unloaded meanwhile (its offsets partition changed
+		// leaders, even back to this broker) is dead: its members' timers
+		// must not remove them from the group loaded in its place.
+		if g.state == gsDead || g.members[m.id] != m || m.lastBeat != beat || m.joinReply != nil || m.syncReply != nil {
 			return
 		}
 		g.removeAndRebalance(m, fmt.Sprintf("session timed out (no heartbeat for %d ms)", m.sessionMs))

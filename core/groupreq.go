@@ -81,12 +81,12 @@ func (co *coordinator) handleCommit(req commitReq, done func(string)) {
 	for _, p := range req.order {
 		recs = append(recs, log.Record{Key: "offset", Value: offsetValue(g.id, p, req.offsets[p]), HasKey: true})
 	}
-	co.appendInternal(g.p, recs, func(e string) {
+	co.appendInternalAt(g.p, recs, func(e string, base int64) {
 		if e == "" && co.groups[g.id] == g {
-			for _, p := range req.order {
+			for i, p := range req.order {
 				old, had := g.offsets[p]
 				g.offsets[p] = req.offsets[p]
-				co.b.c.history.commit(g.id, p.Name, req.offsets[p], co.b.c.now)
+				co.b.c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: req.offsets[p], At: co.b.c.now, Log: g.p.Name, LogOffset: base + int64(i)})
 				co.b.c.emit(Event{Type: EvCommit, Group: g.id, Partition: p.Name, Offset: req.offsets[p], Broker: co.b.ID,
 					Detail: fmt.Sprintf("stored in %s", g.p.Name), Minor: had && old == req.offsets[p]})
 			}

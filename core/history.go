@@ -35,6 +35,7 @@ type History struct {
 	failed    map[string][]int
 	Consumed  []Delivery
 	Commits   []CommitRecord
+	Resets    []ResetRecord
 	Truncated bool
 	off       bool
 }
@@ -118,18 +119,44 @@ func (h *History) ConsumedBy(consumer string) []string {
 	return out
 }
 
-// CommitRecord is an offset a group's coordinator stored.
+// CommitRecord is an offset a group's coordinator stored. Log and
+// LogOffset say where: the __consumer_offsets partition and the offset of
+// the commit's record in it (-1 for offsets kept in ZooKeeper). Records
+// are in the order coordinators reported them stored, which is not always
+// the log's: a deposed coordinator that was paused can report an old
+// commit late.
 type CommitRecord struct {
 	Group     string
 	Partition string
 	Offset    int64
 	At        int64
+	Log       string
+	LogOffset int64
 }
 
-func (h *History) commit(group, partition string, offset, at int64) {
+// ResetRecord is a consumer resetting its position in a partition by
+// auto.offset.reset because the leader answered OFFSET_OUT_OF_RANGE
+// (Fetcher.handleOffsetOutOfRange): a move that can go backwards.
+type ResetRecord struct {
+	Consumer  string
+	Group     string // "" for a consumer outside a group
+	Partition string
+	From      int64 // the position that was out of range
+	At        int64
+}
+
+func (h *History) reset(r ResetRecord) {
+	if h.off || len(h.Resets) >= MaxHistory {
+		h.Truncated = h.Truncated || !h.off
+		return
+	}
+	h.Resets = append(h.Resets, r)
+}
+
+func (h *History) commit(r CommitRecord) {
 	if h.off || len(h.Commits) >= MaxHistory {
 		h.Truncated = h.Truncated || !h.off
 		return
 	}
-	h.Commits = append(h.Commits, CommitRecord{Group: group, Partition: partition, Offset: offset, At: at})
+	h.Commits = append(h.Commits, r)
 }

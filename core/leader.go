@@ -213,35 +213,58 @@ func (r *Replica) requestISR(isr []int, why string) {
 	b, c := r.b, r.b.c
 	md := c.md
 	r.pending = isr
-	epoch, version, inc := r.epoch, r.version, b.incarnation
-	to, kind := md.node, "ZkSetIsr"
-	if md.kraft {
-		kind = "AlterPartition"
-	} else if c.preset.alterIsr {
-		kind = "AlterIsr"
-		if to = md.ctrlNode(); to == nil {
-			r.pending = nil
-			return
-		}
-	}
-	done := false
-	b.send(to, kind, func() {
-		v, errName := md.alterISR(r.p, b.ID, epoch, version, isr)
-		if errName == "" {
-			md.afterISRChange(r.p, b.ID)
-		}
-		c.net.send(to, b.node, kind+"Response", func() {
-			b.run(inc, func() {
-				done = true
-				r.isrResult(epoch, isr, v, errName, why)
+	r.isrReq++
+	req, epoch, version, inc := r.isrReq, r.epoch, r.version, b.incarnation
+	done, first := false, true
+	var send func()
+	send = func() {
+		retry := func() {
+			b.after(c.bc.offsetsCommitMs*2, func() {
+				// No answer: the request or its answer was lost. Kafka
+				// resends it until it hears back (AlterPartitionManager;
+				// the ZooKeeper client retries until connected), and the
+				// leader keeps the pending (maximal) ISR meanwhile.
+				// Forgetting it let the HW pass records that a replica the
+				// controller had already added to the ISR did not have,
+				// and the controller could then elect that replica.
+				if !done && r.role == roleLeader && r.epoch == epoch && r.isrReq == req && r.pending != nil {
+					send()
+				}
 			})
-		}, nil)
-	}, nil)
-	b.after(c.bc.offsetsCommitMs*2, func() { // no answer: forget it, the next check retries
-		if !done && r.role == roleLeader && r.epoch == epoch {
-			r.pending = nil
 		}
-	})
+		to, kind := md.node, "ZkSetIsr"
+		if md.kraft {
+			kind = "AlterPartition"
+		} else if c.preset.alterIsr {
+			kind = "AlterIsr"
+			if to = md.ctrlNode(); to == nil {
+				if first {
+					r.pending = nil // no controller: nothing sent, the next check retries
+					return
+				}
+				retry()
+				return
+			}
+		}
+		first = false
+		b.send(to, kind, func() {
+			v, errName := md.alterISR(r.p, b.ID, epoch, version, isr)
+			if errName == "" {
+				md.afterISRChange(r.p, b.ID)
+			}
+			c.net.send(to, b.node, kind+"Response", func() {
+				b.run(inc, func() {
+					if done {
+						return
+					}
+					done = true
+					r.isrResult(epoch, isr, v, errName, why)
+				})
+			}, nil)
+		}, nil)
+		retry()
+	}
+	send()
 }
 
 func (r *Replica) isrResult(epoch int32, isr []int, version int32, errName, why string) {

@@ -137,14 +137,37 @@ func (m *member) findCoordinator() {
 	k.after(k.conf.requestTimeout, retry)
 }
 
-// coordinatorLost forgets the coordinator (NOT_COORDINATOR, timeouts).
+// coordinatorLost forgets the coordinator (NOT_COORDINATOR, timeouts). A
+// JoinGroup or SyncGroup that failed this way is sent again to the next
+// coordinator (AbstractCoordinator.joinGroupIfNeeded retries while a
+// rejoin is needed); without rejoin set, ensure would never send it.
 func (m *member) coordinatorLost(why string) {
 	if m.coord >= 0 {
 		m.info(fmt.Sprintf("%s lost its coordinator (broker %d): %s", m.k.Name, m.coord, why), "")
 	}
+	if m.state == mJoining || m.state == mSyncing {
+		m.rejoin = true
+	}
 	m.coord = -1
 	m.inflight = false
 	m.k.after(m.k.conf.backoff, m.ensure)
+}
+
+// connectionReset: the coordinator's process died and its OS reset the
+// connection, so a JoinGroup or SyncGroup waiting there fails one network
+// hop later (NetworkClient's DisconnectException) instead of at its
+// timeout (the rebalance timeout, minutes), and the consumer looks for the
+// coordinator again.
+func (m *member) connectionReset(id int) {
+	if m.coord != id || !m.inflight || m.state != mJoining && m.state != mSyncing {
+		return
+	}
+	seq := m.seq
+	m.k.after(m.c().bc.latency, func() {
+		if m.coord == id && m.inflight && m.seq == seq {
+			m.coordinatorLost("connection reset")
+		}
+	})
 }
 
 // subscription returns the subscribed topics: the configured list, or

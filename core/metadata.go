@@ -26,12 +26,22 @@ type metadata struct {
 	recOffset  int64
 	nextPID    int64
 	zkSessions map[string]*zkSession // 0.8 consumers' ZooKeeper sessions
+	failing    int                   // broker whose failure is being handled (see onBrokerFailure)
+	// known: the registrations (incarnation+1) the ZooKeeper controller has
+	// taken in (its liveOrShuttingDownBrokerIds). A broker that registered
+	// gets state updates only once the controller has handled its startup,
+	// and then the state of every partition first.
+	known map[int]int
+	// ZooKeeper watch events queued for the controller (see sendWatch)
+	watchQ    []watchEvent
+	watchBusy bool
+	watchSeq  int // ids of watch events
 }
 
 const maxMetadataRecords = 10_000
 
 func newMetadata(c *Cluster) *metadata {
-	m := &metadata{c: c, kraft: c.mode == "kraft", registered: map[int]int{}, lastBeat: map[int]int64{}}
+	m := &metadata{c: c, kraft: c.mode == "kraft", registered: map[int]int{}, lastBeat: map[int]int64{}, known: map[int]int{}}
 	if m.kraft {
 		m.node = c.net.add("controller", nil)
 	} else {
@@ -91,6 +101,9 @@ func (m *metadata) register(b *Broker, inc int) {
 		m.expire(b.ID)
 	}
 	m.registered[b.ID] = inc + 1
+	if m.c.now == 0 {
+		m.known[b.ID] = inc + 1 // the cluster boots with every broker registered
+	}
 	m.beat(b.ID)
 	if m.kraft {
 		m.log(fmt.Sprintf("RegisterBrokerRecord broker=%d", b.ID))
@@ -165,6 +178,7 @@ func (m *metadata) expire(id int) {
 // process runs (a dead process cannot race).
 func (m *metadata) electController() {
 	m.controller = 0
+	m.watchQ, m.watchBusy = nil, false // a new controller reads everything
 	for _, id := range m.registeredIDs() {
 		if m.c.Broker(id).processUp() {
 			m.controller = id
@@ -183,7 +197,10 @@ func (m *metadata) electController() {
 	m.notifyController(func() { m.onControllerFailover() })
 }
 
-func (m *metadata) live(id int) bool { _, ok := m.registered[id]; return ok }
+func (m *metadata) live(id int) bool {
+	_, ok := m.registered[id]
+	return ok && id != m.failing
+}
 
 func (m *metadata) registeredIDs() []int {
 	var ids []int
@@ -212,19 +229,66 @@ func (m *metadata) notifyController(fn func()) {
 		fn()
 		return
 	}
-	ctrl := m.controller
-	to := m.ctrlNode()
-	if to == nil {
+	if m.ctrlNode() == nil {
 		return
 	}
-	m.c.net.send(m.node, to, "ZkWatch", func() {
-		if m.controller == ctrl {
-			fn()
-		}
-	}, nil)
+	m.watchSeq++
+	m.watchQ = append(m.watchQ, watchEvent{id: m.watchSeq, ctrl: m.controller, fn: fn})
+	if !m.watchBusy {
+		m.sendWatch()
+	}
 }
 
+// watchEvent is a ZooKeeper watch notification on its way to the
+// controller that was in office when it fired.
+type watchEvent struct {
+	id   int
+	ctrl int
+	fn   func()
+}
+
+// sendWatch delivers the queued watch events to the controller one at a
+// time, in order, as ZooKeeper does. One lost on the way (the controller
+// cut off from ZooKeeper for less than its session timeout) still reaches
+// it: on reconnecting, the client re-registers its watches (SetWatches)
+// and the server fires those whose znodes changed meanwhile. Without the
+// resend, a broker that registered during a short split was never sent its
+// partitions; without the order, a broker's old failure could be handled
+// after its new registration, and the broker dropped for good.
+func (m *metadata) sendWatch() {
+	for len(m.watchQ) > 0 && m.watchQ[0].ctrl != m.controller {
+		m.watchQ = m.watchQ[1:] // for a deposed controller
+	}
+	to := m.ctrlNode()
+	if len(m.watchQ) == 0 || to == nil {
+		m.watchQ, m.watchBusy = nil, false
+		return
+	}
+	m.watchBusy = true
+	ev := m.watchQ[0]
+	m.c.net.send(m.node, to, "ZkWatch", func() {
+		if len(m.watchQ) == 0 || m.watchQ[0].id != ev.id || m.controller != ev.ctrl {
+			return // a copy of one delivered already, or for a deposed controller
+		}
+		m.watchQ, m.watchBusy = m.watchQ[1:], false
+		ev.fn()
+		if !m.watchBusy {
+			m.sendWatch()
+		}
+	}, nil)
+	m.c.after(zkWatchRetryMs, func() {
+		if len(m.watchQ) > 0 && m.watchQ[0].id == ev.id {
+			m.sendWatch() // not delivered yet: send it again
+		}
+	})
+}
+
+const zkWatchRetryMs = 1_000
+
 func (m *metadata) onControllerFailover() {
+	for id, reg := range m.registered { // order-free
+		m.known[id] = reg
+	}
 	var all []*Partition
 	for _, t := range m.c.order {
 		all = append(all, t.Partitions...)
@@ -236,22 +300,55 @@ func (m *metadata) onControllerFailover() {
 
 // onBrokerStartup sends the returning broker its partitions (it becomes a
 // follower, or leader of partitions nobody could lead) and tells everyone.
+//
+// The returning broker gets the state of every partition, not only its
+// own (KafkaController.onBrokerStartup sends it UpdateMetadata for all
+// partitions; a KRaft broker replays the whole metadata log): its metadata
+// cache answers clients, and one that knew only its own partitions would
+// tell a consumer group leader that a topic has fewer partitions than it
+// has, leaving the others unassigned.
 func (m *metadata) onBrokerStartup(id int) {
-	var mine []*Partition
+	if reg, ok := m.registered[id]; ok {
+		m.known[id] = reg
+	}
+	var mine, all []*Partition
 	for _, t := range m.c.order {
 		for _, p := range t.Partitions {
+			all = append(all, p)
 			if contains(p.Replicas, id) {
 				mine = append(mine, p)
 			}
 		}
 	}
 	m.electOffline(mine)
-	m.propagate(mine, nil)
+	var others []int
+	for _, b := range m.registeredIDs() {
+		if b != id {
+			others = append(others, b)
+		}
+	}
+	m.propagate(all, []int{id})
+	if len(others) > 0 {
+		m.propagate(mine, others)
+	}
 }
 
 // onBrokerFailure moves leaderships away from a dead broker and removes it
 // from every ISR.
+//
+// With broker epochs (KIP-380, 2.2+) the controller handles the failure
+// even if the broker has registered again by the time the watch arrives
+// (a fast bounce: its old session expired and the restarted process took
+// /brokers/ids/N in the same instant): the new process must not keep its
+// old leaderships and ISR places, whatever its log lost. Before 2.2 the
+// controller only compared sets of live ids and missed such a bounce
+// (KAFKA-1120).
 func (m *metadata) onBrokerFailure(id int) {
+	if m.c.preset.brokerEpochs {
+		m.failing = id
+		defer func() { m.failing = 0 }()
+	}
+	delete(m.known, id)
 	var affected []*Partition
 	for _, t := range m.c.order {
 		for _, p := range t.Partitions {
@@ -432,16 +529,60 @@ func (m *metadata) propagate(parts []*Partition, only []int) {
 		kind = "MetadataUpdate"
 	}
 	for _, id := range m.registeredIDs() {
-		if only != nil && !contains(only, id) {
+		if only != nil && !contains(only, id) || !m.kraft && m.known[id] != m.registered[id] {
 			continue
 		}
-		b := m.c.Broker(id)
-		inc := b.incarnation // the controller sends to itself over the network too
-		m.c.net.send(from, b.node, kind, func() {
-			if b.incarnation == inc {
-				b.onLeaderAndIsr(ups, m.ctrlEpoch)
+		// To the registered process: one that restarted and has not
+		// registered again takes no controller requests yet (a broker
+		// serves requests once its startup, registration included, is done).
+		m.sendState(m.c.Broker(id), m.registered[id]-1, kind, ups)
+	}
+}
+
+// Resend intervals of a state update that did not arrive: a ZK-mode
+// controller's RequestSendThread waits controller.socket.timeout.ms for
+// the response, then reconnects and sends the request again, for as long
+// as the broker is live; a KRaft broker fetches the metadata log
+// continuously, so it has what it missed soon after the network heals.
+const (
+	zkStateResendMs    = 30_000
+	kraftStateResendMs = 1_000
+)
+
+// sendState sends ups to broker b and sends them again until they arrive,
+// while b's session (this incarnation) and this controller last. Without
+// the resend, an update dropped by a network split is never delivered and
+// a deposed leader keeps leading its old epoch after the split heals. A
+// resend carries the partitions' state as it is then (what a KRaft broker
+// would read from the log): the old state would roll back an ISR change
+// the leader has made since, and its next change would be refused
+// (INVALID_UPDATE_VERSION) forever.
+//
+// inc is the broker process the update is for (the controller sends to
+// itself over the network too): a process that died meanwhile gets
+// nothing, and its successor gets its state when it registers.
+func (m *metadata) sendState(b *Broker, inc int, kind string, ups []partUpdate) {
+	ctrl, epoch := m.controller, m.ctrlEpoch
+	arrived := false
+	m.c.net.send(m.ctrlNode(), b.node, kind, func() {
+		arrived = true
+		if b.incarnation == inc {
+			b.onLeaderAndIsr(ups, epoch)
+		}
+	}, nil)
+	again := func() {
+		if !arrived && b.incarnation == inc && m.registered[b.ID] == inc+1 && m.controller == ctrl && m.ctrlEpoch == epoch && m.ctrlNode() != nil {
+			now := make([]partUpdate, len(ups))
+			for i, u := range ups {
+				now[i] = partUpdate{p: u.p, st: u.p.state.clone()}
 			}
-		}, nil)
+			m.sendState(b, inc, kind, now)
+		}
+	}
+	if m.kraft {
+		m.c.after(kraftStateResendMs, again)
+	} else {
+		m.c.Broker(ctrl).after(zkStateResendMs, again) // the controller broker's own thread
 	}
 }
 
@@ -459,6 +600,12 @@ func (m *metadata) alterISR(p *Partition, leader int, epoch, version int32, isr 
 	switch {
 	case st.leader != leader || st.epoch != epoch:
 		return 0, "FENCED_LEADER_EPOCH"
+	case sameSet(st.isr, isr):
+		// Already so (the answer to an earlier request was lost): answer
+		// with the current version (KafkaController.processAlterIsr: "If a
+		// partition is already in the desired state, just return it"). A
+		// leader refused here would retry with its old version forever.
+		return st.version, ""
 	case st.version != version:
 		return 0, "INVALID_UPDATE_VERSION"
 	}
@@ -516,4 +663,17 @@ func (m *metadata) afterISRChange(p *Partition, leader int) {
 		}
 	}
 	m.propagate([]*Partition{p}, others)
+}
+
+// sameSet reports whether two lists of broker ids hold the same ids.
+func sameSet(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !contains(b, x) {
+			return false
+		}
+	}
+	return true
 }

@@ -224,6 +224,16 @@ func (co *coordinator) persist(g *group, done func(string)) {
 // leads, waiting like acks=all (offsets.commit.required.acks = -1) up to
 // offsets.commit.timeout.ms. Errors are mapped as the coordinator does.
 func (co *coordinator) appendInternal(p *Partition, recs []log.Record, done func(string)) {
+	if done == nil {
+		co.appendInternalAt(p, recs, nil)
+		return
+	}
+	co.appendInternalAt(p, recs, func(e string, _ int64) { done(e) })
+}
+
+// appendInternalAt is appendInternal that also tells done the records'
+// base offset in p.
+func (co *coordinator) appendInternalAt(p *Partition, recs []log.Record, done func(string, int64)) {
 	b := co.b
 	req := &produceReq{producer: "coordinator", acks: -1, timeout: b.c.bc.offsetsCommitMs, pid: -1,
 		parts: []producePart{{p: p, records: recs, baseSeq: -1}}}
@@ -233,11 +243,11 @@ func (co *coordinator) appendInternal(p *Partition, recs []log.Record, done func
 		}
 		switch res[0].err {
 		case "":
-			done("")
+			done("", res[0].offset)
 		case "NOT_LEADER_OR_FOLLOWER", "UNKNOWN_TOPIC_OR_PARTITION":
-			done("NOT_COORDINATOR")
+			done("NOT_COORDINATOR", -1)
 		default: // NOT_ENOUGH_REPLICAS(_AFTER_APPEND), REQUEST_TIMED_OUT
-			done("COORDINATOR_NOT_AVAILABLE")
+			done("COORDINATOR_NOT_AVAILABLE", -1)
 		}
 	})
 }

@@ -33,6 +33,20 @@ type preset struct {
 	maxInFlightIdem int
 	// indexLastOffset: 2.0+ offset index entries name the batch's last offset.
 	indexLastOffset bool
+	// brokerEpochs: the ZooKeeper controller tells a bounced broker's new
+	// registration from the old one (KIP-380, 2.2+).
+	brokerEpochs bool
+	// clientEpochs: clients keep the leader epoch of each partition (KIP-320,
+	// 2.1+): metadata with an older epoch than they know is ignored, and a
+	// consumer's Fetch names the epoch, so a deposed leader fences it.
+	clientEpochs bool
+	// kip360: 2.5+ idempotent producers (KIP-360) retry every
+	// OUT_OF_ORDER_SEQUENCE_NUMBER, bumping the epoch when the batch was
+	// the next in line (a real gap); before, the batch failed. (2.5+
+	// brokers also take any sequence from a producer they have no state
+	// for; the simulator keeps the older rule, sequence 0, see
+	// Replica.checkSequence.)
+	kip360 bool
 	// partitioner: keyless default: "roundrobin" (<=2.3), "sticky" (2.4-3.2, KIP-480), "uniform" (3.3+, KIP-794).
 	partitioner string
 	defaults    map[string]string
@@ -71,8 +85,8 @@ var presets = map[string]*preset{
 		},
 	},
 	"2.8": {
-		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true,
-		memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true,
+		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
+		kip360: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true,
 		partitioner: "sticky",
 		defaults: map[string]string{
 			"acks":               "1",
@@ -81,14 +95,14 @@ var presets = map[string]*preset{
 		},
 	},
 	"3.9": {
-		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true,
-		minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
+		kip360: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, partitioner: "uniform",
 		defaults: map[string]string{},
 	},
 	"4.0": {
-		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true,
-		minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
+		kip360: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, partitioner: "uniform",
 		defaults: map[string]string{"linger.ms": "5"},
 	},

@@ -13,14 +13,17 @@ type produceReq struct {
 	acks     int   // 0, 1 or -1 (all)
 	timeout  int64 // request.timeout.ms: how long acks=all may wait
 	pid      int64
-	pepoch   int16
 	parts    []producePart
 }
 
+// producePart is one partition's batch. Each batch carries its own
+// producer epoch, as Kafka's record batches do: after an epoch bump a
+// partition's batches of the old epoch are still retried with it.
 type producePart struct {
 	p       *Partition
 	records []log.Record
 	baseSeq int32
+	pepoch  int16
 }
 
 // produceResult is one partition's answer: the batch's base offset or an
@@ -71,9 +74,23 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 			err = "NOT_ENOUGH_REPLICAS" // checked before the append: nothing is written
 		}
 		if err == "" && req.pid >= 0 {
-			if off, e := r.checkSequence(req.pid, req.pepoch, pp.baseSeq, len(pp.records)); e != "" || off >= 0 {
+			if off, e := r.checkSequence(req.pid, pp.pepoch, pp.baseSeq, len(pp.records)); e != "" || off >= 0 {
 				results[i].offset, results[i].dup, err = off, off >= 0, e
 				if e == "" {
+					// A retry of a batch already in the log is answered with
+					// the original offsets, but with acks=all only once the
+					// HW has passed them, like the first attempt: Kafka's
+					// duplicate LogAppendInfo carries the original last
+					// offset and the DelayedProduce waits for it
+					// (UnifiedLog.append, ReplicaManager.appendRecords).
+					// Answering at once acknowledged records that only a
+					// deposed leader had.
+					last := off + int64(len(pp.records)) - 1
+					if req.acks == -1 && r.hw <= last {
+						waits, waitIdx = append(waits, r), append(waitIdx, i)
+					} else if req.acks == -1 && len(r.isr) < r.p.Topic.conf.minISR {
+						results[i].err = "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
+					}
 					continue
 				}
 			}
@@ -82,7 +99,7 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 			results[i].err = err
 			continue
 		}
-		bt := &log.Batch{BaseOffset: r.log.LEO(), Epoch: r.epoch, ProducerID: req.pid, ProducerEpoch: req.pepoch,
+		bt := &log.Batch{BaseOffset: r.log.LEO(), Epoch: r.epoch, ProducerID: req.pid, ProducerEpoch: pp.pepoch,
 			BaseSequence: pp.baseSeq, Timestamp: b.c.now, Records: pp.records}
 		if req.pid < 0 {
 			bt.BaseSequence = -1
@@ -221,7 +238,16 @@ func (r *Replica) rebuildProducers() {
 // lookup: a retry of one of the last 5 batches returns the original base
 // offset (>= 0) and is not appended; otherwise the first sequence must
 // follow the last one (MAX_INT wraps to 0) or the batch is rejected with
-// OUT_OF_ORDER_SEQUENCE_NUMBER. A new epoch must start at sequence 0.
+// OUT_OF_ORDER_SEQUENCE_NUMBER. A new epoch must start at sequence 0, and
+// so must a producer the partition has no state for.
+//
+// That last rule is 0.11-2.4's: 2.5+ takes any sequence then ("If there is
+// no current producer epoch ... accept writes with any sequence number",
+// KIP-360). The simulator keeps the old rule on purpose: its network can
+// lose one request and deliver the next on the same link (a split or
+// `net drop`), which TCP never does, and a broker taking the second
+// batch first would leave the producer renumbering it after an epoch
+// bump: a duplicate real Kafka cannot make (simtest seed 20680).
 func (r *Replica) checkSequence(pid int64, epoch int16, firstSeq int32, n int) (int64, string) {
 	e := r.producers[pid]
 	if e == nil || len(e.batches) == 0 {

@@ -61,12 +61,23 @@ type pqueue struct {
 	p       *Partition
 	batches []*pbatch // unsent and retrying, in order
 	nextSeq int32
-	inflt   int
+	acked   int32 // last sequence acknowledged in the producer's epoch; -1: none
+	// unresolved: the last sequence of a batch that failed after it was
+	// sent (it may or may not be in the log); -1: none (see resolve)
+	unresolved int32
+	epoch      int16 // the producer epoch nextSeq and acked count in
+	// bump: a batch that was next in line got OUT_OF_ORDER_SEQUENCE_NUMBER;
+	// once none of this partition's batches is in flight the producer bumps
+	// its epoch and renumbers them from 0 (see bumpFor).
+	bump  bool
+	inflt int
+	made  uint64 // batches created so far (pbatch.order)
 }
 
 // pbatch is a producer batch (ProducerBatch).
 type pbatch struct {
 	q        *pqueue
+	order    uint64 // creation order in its queue
 	recs     []log.Record
 	ids      []int // history ids of recs; nil while they are all -1 (history off)
 	bytes    int
@@ -77,6 +88,16 @@ type pbatch struct {
 	epoch    int16
 	inflight bool
 	closed   bool // no more appends (sent once, or full)
+}
+
+// numbered: some batch has its sequence (in flight or waiting for a retry).
+func (q *pqueue) numbered() bool {
+	for _, x := range q.batches {
+		if x.seq >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // preq is a Produce request in flight.
@@ -379,7 +400,7 @@ func (q *pqueue) last() *pbatch {
 func (p *Producer) queue(part *Partition) *pqueue {
 	q := p.queues[part]
 	if q == nil {
-		q = &pqueue{p: part}
+		q = &pqueue{p: part, acked: -1, unresolved: -1}
 		p.queues[part] = q
 		p.qorder = append(p.qorder, q)
 	}
@@ -399,7 +420,8 @@ func (p *Producer) accumulate(part *Partition, pr *precord, more int) {
 		if b != nil {
 			b.closed = true
 		}
-		b = &pbatch{q: q, created: p.c.now, seq: -1}
+		q.made++
+		b = &pbatch{q: q, created: p.c.now, seq: -1, order: q.made}
 		if more > 1 {
 			b.recs = make([]log.Record, 0, min(more, p.conf.batchSize/size+1))
 		}

@@ -15,6 +15,11 @@ func (p *Producer) drain() {
 		p.initPID()
 		return
 	}
+	for _, q := range p.qorder {
+		if q.bump && q.inflt == 0 {
+			p.bumpFor(q)
+		}
+	}
 	p.expire()
 	for {
 		byBroker := map[int][]*pbatch{}
@@ -75,13 +80,17 @@ func (p *Producer) nextBatch(q *pqueue) *pbatch {
 		return nil
 	case p.conf.idempotent && b.attempts > 0 && q.inflt > 0:
 		return nil
+	case q.bump:
+		return nil // an epoch bump is due (bumpFor)
+	case p.conf.idempotent && b.seq < 0 && q.unresolved >= 0:
+		return nil // no new batches while a sequence is unresolved (shouldStopDrainBatchesForPartition)
+	case p.conf.idempotent && b.seq < 0 && q.epoch != p.pepoch && q.numbered():
+		// Nor while batches of an older epoch are in flight or waiting for
+		// a retry: sequence 0 of the new epoch could overtake them.
+		return nil
 	case !b.closed && b != q.last():
 	case !b.closed && b.bytes < p.conf.batchSize && now < b.created+p.conf.lingerMs:
 		return nil
-	}
-	if p.conf.idempotent && (b.seq < 0 || b.epoch != p.pepoch) {
-		b.seq, b.epoch = q.nextSeq, p.pepoch
-		q.nextSeq += int32(len(b.recs))
 	}
 	return b
 }
@@ -94,7 +103,7 @@ func (p *Producer) sendRequest(id int, batches []*pbatch) {
 	rq := &preq{id: p.reqSeq, broker: id, batches: batches}
 	req := &produceReq{producer: p.Name, acks: p.conf.acks, timeout: p.conf.requestTimeout, pid: -1, parts: make([]producePart, len(batches))}
 	if p.conf.idempotent {
-		req.pid, req.pepoch = p.pid, p.pepoch
+		req.pid = p.pid
 	}
 	for i, b := range batches {
 		if cap(b.recs) > 2*len(b.recs) {
@@ -102,9 +111,26 @@ func (p *Producer) sendRequest(id int, batches []*pbatch) {
 			// the records go into logs that live long, so give back the room.
 			b.recs = slices.Clone(b.recs)
 		}
+		if p.conf.idempotent && b.seq < 0 {
+			// The sequence is set as the batch is drained and closed
+			// (RecordAccumulator.drain), not when it is only next in line:
+			// a batch held back by max.in.flight can still grow, and its
+			// records past the numbered ones would reuse the next batch's
+			// sequences (OUT_OF_ORDER_SEQUENCE_NUMBER, the record failed).
+			q := b.q
+			if q.epoch != p.pepoch {
+				// The producer bumped its epoch for another partition;
+				// this one starts over at sequence 0 in the new epoch once
+				// its batches of the old one are done (nextBatch;
+				// TransactionManager.maybeUpdateProducerIdAndEpoch).
+				q.epoch, q.nextSeq, q.acked = p.pepoch, 0, -1
+			}
+			b.seq, b.epoch = q.nextSeq, q.epoch
+			q.nextSeq += int32(len(b.recs))
+		}
 		b.closed, b.inflight = true, true
 		b.q.inflt++
-		req.parts[i] = producePart{p: b.q.p, records: b.recs, baseSeq: b.seq}
+		req.parts[i] = producePart{p: b.q.p, records: b.recs, baseSeq: b.seq, pepoch: b.epoch}
 		if !c.quiet {
 			c.emit(Event{Type: EvProduceSend, Producer: p.Name, Broker: id, Partition: b.q.p.Name, Records: b.recs, Attempt: b.attempts + 1})
 		}
@@ -215,6 +241,10 @@ func (p *Producer) complete(b *pbatch, base int64) {
 		c.history.ack(id, off, c.now)
 	}
 	p.pending -= len(b.recs)
+	if b.seq >= 0 && b.epoch == b.q.epoch {
+		b.q.acked = max(b.q.acked, b.seq+int32(len(b.recs))-1)
+		p.resolve(b.q)
+	}
 	if !c.quiet {
 		c.emit(Event{Type: EvAck, Producer: p.Name, Partition: b.q.p.Name, Offset: base, Records: b.recs})
 	}
@@ -242,7 +272,19 @@ var retriable = map[string]bool{
 // queue, or fails its records.
 func (p *Producer) failBatch(b *pbatch, err string) {
 	c := p.c
-	retry := retriable[err] || err == "OUT_OF_ORDER_SEQUENCE_NUMBER" && p.earlierUnfinished(b)
+	// An out-of-order sequence is retried while an earlier batch is being
+	// retried, or when the batch is not the one after the last acknowledged
+	// (TransactionManager.canRetry): then it is usually in the log already,
+	// fallen out of the broker's last five batches, and it expires rather
+	// than leaving a gap. Not while a sequence is unresolved (canRetry).
+	retry := retriable[err] || err == "OUT_OF_ORDER_SEQUENCE_NUMBER" && b.q.unresolved < 0 && (p.earlierUnfinished(b) || b.epoch == b.q.epoch && b.q.acked+1 != b.seq)
+	// 2.5+ retries the others too: the broker has a gap before the batch
+	// (it never got the batches before it, or a deposed leader answered
+	// that never had them), so the producer bumps its epoch and starts
+	// this partition over at sequence 0 (requestEpochBumpForPartition).
+	// 0.11-2.4 failed the batch, and its partition's next ones after it.
+	gap := !retry && err == "OUT_OF_ORDER_SEQUENCE_NUMBER" && p.conf.idempotent && c.preset.kip360
+	retry = retry || gap
 	if retry && (int64(b.attempts) >= p.conf.retries || p.conf.deliveryMs > 0 && c.now >= b.created+p.conf.deliveryMs) {
 		retry = false
 	}
@@ -251,6 +293,9 @@ func (p *Producer) failBatch(b *pbatch, err string) {
 		p.meta.refresh()
 	}
 	if retry {
+		if gap {
+			b.q.bump = true
+		}
 		b.attempts++
 		b.retryAt = c.now + p.conf.backoff
 		p.requeue(b)
@@ -261,13 +306,16 @@ func (p *Producer) failBatch(b *pbatch, err string) {
 }
 
 // requeue puts a retried batch back: first in line (Kafka's
-// deque.addFirst), or, for an idempotent producer, in sequence order.
+// deque.addFirst), or, for an idempotent producer, in the order the
+// batches were made, which is their sequence order (RecordAccumulator
+// .insertInSequenceOrder). Order, not sequence: after an epoch bump the
+// batches waiting for a retry have no sequence yet, and must keep theirs.
 func (p *Producer) requeue(b *pbatch) {
 	q := b.q
 	p.remove(b)
 	at := 0
 	if p.conf.idempotent {
-		for at < len(q.batches) && q.batches[at].seq >= 0 && q.batches[at].seq < b.seq {
+		for at < len(q.batches) && q.batches[at].order < b.order {
 			at++
 		}
 	}
@@ -287,25 +335,57 @@ func (p *Producer) earlierUnfinished(b *pbatch) bool {
 	return false
 }
 
-// fail ends a batch with an error. For an idempotent producer a failed
-// batch leaves a gap in the sequence, so the producer bumps its epoch and
-// renumbers what follows (KIP-360).
+// fail ends a batch with an error. For an idempotent producer, a failed
+// batch that was sent may or may not be in the log: its sequence is
+// unresolved (see resolve).
 func (p *Producer) fail(b *pbatch, err string) {
 	p.remove(b)
 	for _, id := range b.ids {
 		p.c.history.fail(id, err)
 	}
 	p.pending -= len(b.recs)
-	if p.conf.idempotent && b.seq >= 0 {
-		p.pepoch++
-		for _, q := range p.qorder {
-			q.nextSeq = 0
-			for _, x := range q.batches {
-				if !x.inflight {
-					x.seq = -1
-				}
-			}
-		}
+	if p.conf.idempotent && b.seq >= 0 && b.epoch == b.q.epoch {
+		b.q.unresolved = max(b.q.unresolved, b.seq+int32(len(b.recs))-1)
+		p.resolve(b.q)
+	}
+}
+
+// resolve settles a partition's unresolved sequence once none of its
+// numbered batches is still in flight or waiting to be retried
+// (TransactionManager.maybeResolveSequences): if a later batch was
+// acknowledged, the broker had the failed one (it takes sequences only in
+// order) and nothing needs doing; otherwise there may be a gap, and the
+// producer bumps its epoch and this partition starts over at sequence 0
+// (KIP-360). Bumping at once would renumber batches that are in the log
+// already with their answers lost, and they would be written twice. Only
+// this partition's sequences are rewritten (partitionsToRewriteSequences):
+// the other partitions keep theirs, and their batches already sent keep
+// the old epoch until they are done (see sendRequest, nextBatch).
+func (p *Producer) resolve(q *pqueue) {
+	if q.unresolved < 0 {
+		return
+	}
+	if q.acked >= q.unresolved {
+		q.unresolved = -1
+		return
+	}
+	if q.numbered() {
+		return // wait for it
+	}
+	p.pepoch++
+	q.epoch, q.nextSeq, q.acked, q.unresolved = p.pepoch, 0, -1, -1
+}
+
+// bumpFor bumps the producer epoch for partition q, which had a gap
+// (Kafka's bumpIdempotentProducerEpoch with q in
+// partitionsToRewriteSequences): its batches, none of them in flight,
+// are renumbered from sequence 0 in the new epoch as they are sent, in
+// the order they were made; its unresolved sequence, if any, is settled.
+func (p *Producer) bumpFor(q *pqueue) {
+	p.pepoch++
+	q.epoch, q.nextSeq, q.acked, q.unresolved, q.bump = p.pepoch, 0, -1, -1, false
+	for _, x := range q.batches {
+		x.seq = -1
 	}
 }
 

@@ -41,6 +41,7 @@ type Replica struct {
 	isr       []int // the leader's ISR (as last written to the metadata service)
 	version   int32 // zkVersion / partition epoch of isr
 	pending   []int // ISR change in flight to the controller (nil: none)
+	isrReq    int   // ISR changes requested (the last one is pending)
 	followers map[int]*followerState
 	waiting   []*pendingAck
 	follow    followState
@@ -153,6 +154,14 @@ func (r *Replica) append(b *log.Batch) error {
 // truncate cuts the log back to offset (Kafka's truncateTo) and says why.
 func (r *Replica) truncate(offset int64, why string) {
 	if offset >= r.log.LEO() {
+		if r.b.c.preset.indexLastOffset {
+			// Log.truncateTo (2.6+) truncates the epoch cache even then:
+			// a replica that became leader and appended nothing before
+			// the next election has its epoch's entry at the LEO, and
+			// asking the new leader about that epoch again would get the
+			// same answer forever (see truncateToEpoch).
+			r.epochs.TruncateFromEnd(r.log.LEO())
+		}
 		return
 	}
 	removed := r.log.TruncateTo(offset)

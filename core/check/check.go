@@ -1,15 +1,18 @@
 // Package check finds broken guarantees in a simulated cluster: acknowledged
 // records that are gone, replicas whose committed prefixes differ, records
-// stored out of send order or twice, and consumers that saw records twice or
-// out of order. It reads the cluster and its client history; it changes
-// nothing.
+// stored out of send order or twice, consumers that saw records twice or
+// out of order, and group offsets committed backwards. It reads the
+// cluster and its client history; it changes nothing.
 package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/core/log"
 )
 
 // Kind names a guarantee.
@@ -23,10 +26,13 @@ const (
 	Duplicate     Kind = "duplicate"      // one send stored twice in a partition's log
 	Redelivery    Kind = "redelivery"     // a group saw the same offset twice
 	DeliveryOrder Kind = "delivery-order" // a consumer saw a partition out of offset order
+	// OffsetRegression: a group's committed offset for a partition moved
+	// backwards (a later commit stored a smaller offset than an earlier one).
+	OffsetRegression Kind = "offset-regression"
 )
 
 // Kinds lists every kind, in report order.
-var Kinds = []Kind{Lost, Divergence, Reorder, Duplicate, Redelivery, DeliveryOrder}
+var Kinds = []Kind{Lost, Divergence, Reorder, Duplicate, Redelivery, DeliveryOrder, OffsetRegression}
 
 // Violation is one broken guarantee.
 type Violation struct {
@@ -58,6 +64,7 @@ func All(c *core.Cluster) []Violation {
 	out = append(out, Reorders(c)...)
 	out = append(out, Duplicates(c)...)
 	out = append(out, Deliveries(c)...)
+	out = append(out, OffsetRegressions(c)...)
 	return out
 }
 
@@ -144,6 +151,15 @@ func diverge(p *core.Partition, a, b replica) (Violation, bool) {
 	la, lb := a.r.Log(), b.r.Log()
 	from := max(la.StartOffset(), lb.StartOffset())
 	to := min(a.r.HW(), b.r.HW(), la.LEO(), lb.LEO())
+	return FirstDivergence(p.Name, la, lb, a.broker, b.broker, from, to)
+}
+
+// FirstDivergence compares the logs la (on broker ida) and lb (on broker
+// idb) of partition part over offsets [from, to), which must lie below
+// both replicas' high watermarks, and reports the first offset where they
+// hold a different record or one appended under a different leader epoch.
+// Long values (group metadata records) are clipped in the report.
+func FirstDivergence(part string, la, lb *log.Log, ida, idb int, from, to int64) (Violation, bool) {
 	for o := from; o < to; o++ {
 		ra, ba, okA := la.At(o)
 		rb, bb, okB := lb.At(o)
@@ -151,12 +167,50 @@ func diverge(p *core.Partition, a, b replica) (Violation, bool) {
 			continue
 		}
 		if ra.Value != rb.Value || ra.Key != rb.Key || ba.Epoch != bb.Epoch {
-			return Violation{Kind: Divergence, Partition: p.Name, Values: []string{ra.Value, rb.Value},
+			va, vb := clipPair(ra.Value, rb.Value)
+			return Violation{Kind: Divergence, Partition: part, Values: []string{va, vb},
 				Detail: fmt.Sprintf("offset %d is %q (epoch %d) on broker %d but %q (epoch %d) on broker %d, below both HWs",
-					o, ra.Value, ba.Epoch, a.broker, rb.Value, bb.Epoch, b.broker)}, true
+					o, va, ba.Epoch, ida, vb, bb.Epoch, idb)}, true
 		}
 	}
 	return Violation{}, false
+}
+
+// clipLen is the longest value a divergence report quotes whole.
+const clipLen = 40
+
+// clipPair shortens two differing values (group metadata records run to
+// hundreds of bytes) to a clipLen window around where they first differ,
+// marking cut ends with "...".
+func clipPair(a, b string) (string, string) {
+	d := 0
+	for d < len(a) && d < len(b) && a[d] == b[d] {
+		d++
+	}
+	from := max(0, d-clipLen/2)
+	return clip(a, from), clip(b, from)
+}
+
+func clip(v string, from int) string {
+	if len(v) <= clipLen {
+		return v
+	}
+	from = min(from, len(v))
+	for from > 0 && from < len(v) && !utf8.RuneStart(v[from]) {
+		from--
+	}
+	to := min(len(v), from+clipLen)
+	for to < len(v) && !utf8.RuneStart(v[to]) {
+		to--
+	}
+	out := v[from:to]
+	if from > 0 {
+		out = "..." + out
+	}
+	if to < len(v) {
+		out += "..."
+	}
+	return out
 }
 
 // Reorders finds records a producer sent to a partition in one order and
@@ -257,4 +311,81 @@ func Deliveries(c *core.Cluster) []Violation {
 		out = append(out, Violation{Kind: Redelivery, Partition: g.partition, Values: redelivered[g], Detail: g.owner + " received these offsets more than once"})
 	}
 	return out
+}
+
+// OffsetRegressions finds group partitions whose committed offset moved
+// backwards: per group and partition, the commits in log order (see
+// LogBefore), a commit smaller than the one before it that no
+// auto.offset.reset explains (see ResetExplains). One violation per group
+// partition.
+func OffsetRegressions(c *core.Cluster) []Violation {
+	h := c.History()
+	type key struct{ group, partition string }
+	byKey := map[key][]core.CommitRecord{}
+	var order []key
+	for _, cm := range h.Commits {
+		k := key{cm.Group, cm.Partition}
+		cs, ok := byKey[k]
+		if !ok {
+			order = append(order, k)
+		}
+		at := len(cs)
+		for at > 0 && LogBefore(cm, cs[at-1]) {
+			at--
+		}
+		cs = slices.Insert(cs, at, cm)
+		byKey[k] = cs
+	}
+	var out []Violation
+	for _, k := range order {
+		cs := byKey[k]
+		for i := 1; i < len(cs); i++ {
+			if cs[i].Offset < cs[i-1].Offset && !ResetExplains(h, cs[:i], cs[i]) {
+				out = append(out, RegressionAt(cs[i-1], cs[i]))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// LogBefore reports whether commit a sits before commit b in their
+// group's __consumer_offsets partition. Commits are recorded in the order
+// coordinators reported them stored, which is not always the log's: a
+// deposed coordinator that was paused can answer an old commit late
+// (scenario group-commit-reported-late). Commits kept in ZooKeeper
+// (LogOffset -1) or in different logs keep their report order.
+func LogBefore(a, b core.CommitRecord) bool {
+	return a.Log == b.Log && a.LogOffset >= 0 && b.LogOffset >= 0 && a.LogOffset < b.LogOffset
+}
+
+// ResetExplains reports whether a consumer of cm's group reset its
+// position in cm's partition by auto.offset.reset, from a position above
+// cm.Offset, after the group last committed at or below cm.Offset (in
+// prior, the commits before cm in log order) and before cm. Kafka's
+// consumer does this by design when a leader answers OFFSET_OUT_OF_RANGE
+// (Fetcher.handleOffsetOutOfRange; scenario
+// consumer-reset-from-deposed-leader), so the committed offset may go
+// back without a broken guarantee.
+func ResetExplains(h *core.History, prior []core.CommitRecord, cm core.CommitRecord) bool {
+	since := int64(-1)
+	for i := len(prior) - 1; i >= 0; i-- {
+		if prior[i].Offset <= cm.Offset {
+			since = prior[i].At
+			break
+		}
+	}
+	for _, r := range h.Resets {
+		if r.Group == cm.Group && r.Partition == cm.Partition && r.From > cm.Offset && r.At >= since && r.At <= cm.At {
+			return true
+		}
+	}
+	return false
+}
+
+// RegressionAt is the violation for commit cm stored after prev with a
+// smaller offset.
+func RegressionAt(prev, cm core.CommitRecord) Violation {
+	return Violation{Kind: OffsetRegression, Partition: cm.Partition,
+		Detail: fmt.Sprintf("group %s committed offset %d after %d", cm.Group, cm.Offset, prev.Offset)}
 }

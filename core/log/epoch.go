@@ -80,6 +80,17 @@ func (c *EpochCache) EndOffsetFor(epoch int32, leo int64) (foundEpoch int32, end
 	return c.entries[h-1].Epoch, c.entries[h].StartOffset
 }
 
+// EndOffsetForSince21 is EndOffsetFor as Kafka answers from 2.1
+// (KAFKA-7415): a request below the earliest cached epoch gets the
+// requested epoch and the earliest entry's start offset, so that a
+// follower holding only epochs the leader never had truncates below them.
+func (c *EpochCache) EndOffsetForSince21(epoch int32, leo int64) (foundEpoch int32, endOffset int64) {
+	if epoch != UndefinedEpoch && len(c.entries) > 0 && epoch < c.entries[0].Epoch {
+		return epoch, c.entries[0].StartOffset
+	}
+	return c.EndOffsetFor(epoch, leo)
+}
+
 // TruncateFromEnd drops entries with StartOffset >= endOffset
 // (LeaderEpochFileCache.truncateFromEnd); called when the log is truncated.
 func (c *EpochCache) TruncateFromEnd(endOffset int64) {

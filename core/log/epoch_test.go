@@ -151,3 +151,33 @@ func TestEpochCloneIndependent(t *testing.T) {
 		t.Fatalf("clone shared state: %v %v", c.Entries(), d.Entries())
 	}
 }
+
+// TestEpochEndOffsetForSince21: below the earliest epoch, 2.1+ answers the
+// requested epoch and the earliest start offset (KAFKA-7415); otherwise
+// as EndOffsetFor.
+func TestEpochEndOffsetForSince21(t *testing.T) {
+	c := cache(EpochEntry{2, 10}, EpochEntry{4, 20})
+	tests := []struct {
+		req       int32
+		wantEpoch int32
+		wantEnd   int64
+	}{
+		{1, 1, 10},   // below the earliest: its start
+		{0, 0, 10},   // likewise
+		{2, 2, 20},   // as EndOffsetFor
+		{3, 2, 20},   // largest <= 3
+		{4, 4, 30},   // latest: LEO
+		{5, -1, -1},  // above every epoch
+		{-1, -1, -1}, // undefined request
+	}
+	for _, tc := range tests {
+		e, end := c.EndOffsetForSince21(tc.req, 30)
+		if e != tc.wantEpoch || end != tc.wantEnd {
+			t.Errorf("EndOffsetForSince21(%d) = (%d, %d), want (%d, %d)", tc.req, e, end, tc.wantEpoch, tc.wantEnd)
+		}
+	}
+	var empty EpochCache
+	if e, end := empty.EndOffsetForSince21(3, 0); e != -1 || end != -1 {
+		t.Errorf("empty cache: (%d, %d)", e, end)
+	}
+}

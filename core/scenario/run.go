@@ -15,6 +15,12 @@ import (
 type RunOptions struct {
 	Verbose bool // include wire-level events (messages, flushes, ZooKeeper writes)
 	NoCheck bool // skip the checker summary at the end of the trace
+	// NoTrace builds no trace text (Result.Trace stays empty); events are
+	// still drained, and handed to OnEvent. For callers that only want the
+	// cluster, the failures and the violations (the simulation tester).
+	NoTrace bool
+	// OnEvent, when set, sees every event in order, verbose ones included.
+	OnEvent func(*core.Event)
 }
 
 // Failure is an expectation that did not hold, or a command that failed
@@ -35,28 +41,59 @@ type Result struct {
 // Run executes a script from its first line. The first step must be
 // `cluster`; a later `cluster` line is an error.
 func Run(s *Script, opts RunOptions) (*Result, error) {
-	r := &runner{opts: opts, res: &Result{}}
+	r := NewRunner(opts)
 	for i := range s.Steps {
-		if err := r.step(&s.Steps[i]); err != nil {
+		if err := r.Step(&s.Steps[i]); err != nil {
 			return r.res, err
 		}
 	}
-	r.finishError()
-	r.summary()
-	r.res.Trace = r.out.String()
-	return r.res, nil
+	return r.Finish(), nil
 }
 
-type runner struct {
+// Runner executes a script one step at a time, exactly as Run does (Run is
+// a loop over Step, then Finish), so a caller can look at the cluster
+// between steps.
+type Runner struct {
 	opts    RunOptions
 	res     *Result
 	c       *core.Cluster
 	out     strings.Builder
 	lastErr string // error of the previous command, for `expect error`
 	errLine int    // its line, while nobody has expected it
+	cmdErr  string // error of the last step, if it was a command
 }
 
-func (r *runner) step(st *Step) error {
+// NewRunner returns a runner waiting for the script's `cluster` step.
+func NewRunner(opts RunOptions) *Runner {
+	return &Runner{opts: opts, res: &Result{}}
+}
+
+// Cluster returns the cluster (nil before the `cluster` step).
+func (r *Runner) Cluster() *core.Cluster { return r.c }
+
+// Failures returns the failures so far. A command's unexpected error
+// becomes a failure only at the next step that is not `expect error`
+// (or at Finish).
+func (r *Runner) Failures() []Failure { return r.res.Failures }
+
+// CmdErr returns the error of the last step if it was a command that
+// failed, else "".
+func (r *Runner) CmdErr() string { return r.cmdErr }
+
+// Finish ends the run: a pending unexpected error becomes a failure, the
+// checker's summary closes the trace, and the result is returned.
+func (r *Runner) Finish() *Result {
+	r.finishError()
+	r.summary()
+	r.res.Trace = r.out.String()
+	return r.res
+}
+
+// Step executes one step. It returns an error only when the script cannot
+// go on (no cluster yet, a second cluster, bad cluster options); failed
+// commands and expectations are recorded as failures.
+func (r *Runner) Step(st *Step) error {
+	r.cmdErr = ""
 	if st.Cluster != nil {
 		if r.c != nil {
 			return &Error{Line: st.Line, Col: 1, Msg: "cluster given twice"}
@@ -82,10 +119,15 @@ func (r *runner) step(st *Step) error {
 		err := r.c.Apply(st.Cmd)
 		r.flush()
 		if err != nil {
-			r.lastErr, r.errLine = err.Error(), st.Line
-			fmt.Fprintf(&r.out, "  error: %s\n", err)
+			r.lastErr, r.errLine, r.cmdErr = err.Error(), st.Line, err.Error()
+			if !r.opts.NoTrace {
+				fmt.Fprintf(&r.out, "  error: %s\n", err)
+			}
 		}
 	case st.Print != nil:
+		if r.opts.NoTrace {
+			break
+		}
 		text, err := r.c.Describe(st.Print.Target)
 		if st.Print.Offset >= 0 {
 			text, err = r.c.DescribeRead(st.Print.Target, st.Print.Offset)
@@ -100,38 +142,47 @@ func (r *runner) step(st *Step) error {
 	case st.Expect != nil:
 		if msg := r.expect(st.Expect); msg != "" {
 			r.fail(st.Line, msg)
-			fmt.Fprintf(&r.out, "  FAILED: %s\n", msg)
+			if !r.opts.NoTrace {
+				fmt.Fprintf(&r.out, "  FAILED: %s\n", msg)
+			}
 		}
 	}
 	return nil
 }
 
 // finishError turns an unexpected command error into a failure.
-func (r *runner) finishError() {
+func (r *Runner) finishError() {
 	if r.errLine != 0 {
 		r.fail(r.errLine, "command failed: "+r.lastErr)
 	}
 	r.lastErr, r.errLine = "", 0
 }
 
-func (r *runner) fail(line int, msg string) {
+func (r *Runner) fail(line int, msg string) {
 	r.res.Failures = append(r.res.Failures, Failure{Line: line, Msg: msg})
 }
 
-func (r *runner) echo(st *Step) { fmt.Fprintf(&r.out, "> %s\n", st.Text) }
+func (r *Runner) echo(st *Step) {
+	if !r.opts.NoTrace {
+		fmt.Fprintf(&r.out, "> %s\n", st.Text)
+	}
+}
 
 // flush writes the events recorded since the last flush.
-func (r *runner) flush() {
+func (r *Runner) flush() {
 	for _, e := range r.c.Events() {
-		if !r.opts.Verbose && e.Verbose() {
+		if r.opts.OnEvent != nil {
+			r.opts.OnEvent(&e)
+		}
+		if r.opts.NoTrace || !r.opts.Verbose && e.Verbose() {
 			continue
 		}
 		fmt.Fprintf(&r.out, "  %9s  %s\n", core.FormatTime(e.At), e.Text())
 	}
 }
 
-func (r *runner) summary() {
-	if r.c == nil || r.opts.NoCheck {
+func (r *Runner) summary() {
+	if r.c == nil || r.opts.NoCheck || r.opts.NoTrace {
 		return
 	}
 	r.res.Violations = check.All(r.c)
@@ -145,7 +196,7 @@ func (r *runner) summary() {
 }
 
 // expect evaluates one expectation; "" means it holds.
-func (r *runner) expect(e *Expect) string {
+func (r *Runner) expect(e *Expect) string {
 	got, err := r.actual(e)
 	if err != nil {
 		return fmt.Sprintf("expected %s, got error: %v", describeExpect(e), err)
@@ -178,7 +229,7 @@ func describeExpect(e *Expect) string {
 }
 
 // actual is what the cluster has, as the text Want would be written.
-func (r *runner) actual(e *Expect) (string, error) {
+func (r *Runner) actual(e *Expect) (string, error) {
 	c := r.c
 	switch e.Kind {
 	case "leader", "isr", "epoch", "hw", "log", "committed":
@@ -232,7 +283,7 @@ func (r *runner) actual(e *Expect) (string, error) {
 	return "", fmt.Errorf("unknown expect kind %q", e.Kind)
 }
 
-func (r *runner) partitionFact(e *Expect) (string, error) {
+func (r *Runner) partitionFact(e *Expect) (string, error) {
 	c := r.c
 	name := e.Target
 	if e.Kind == "committed" {
@@ -274,6 +325,8 @@ func (r *runner) partitionFact(e *Expect) (string, error) {
 func matches(e *Expect, got string) bool {
 	want := e.Want
 	switch {
+	case e.Op == "contains" && e.List != nil:
+		return containsAll(got, e.List)
 	case e.Op == "contains":
 		return strings.Contains(got, want)
 	case e.Kind == "isr":
@@ -289,6 +342,23 @@ func matches(e *Expect, got string) bool {
 		return got == "none"
 	}
 	return got == want
+}
+
+// containsAll reports whether every record of want is in the list got
+// (as actual renders it: comma-separated, or "none").
+func containsAll(got string, want []string) bool {
+	have := map[string]bool{}
+	if got != "none" {
+		for _, v := range strings.Split(got, ",") {
+			have[v] = true
+		}
+	}
+	for _, v := range want {
+		if !have[v] {
+			return false
+		}
+	}
+	return true
 }
 
 func assignmentWant(e *Expect) string {
