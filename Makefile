@@ -2,7 +2,7 @@
 GO      ?= go
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
 
-.PHONY: test test-native test-wasm vet purity bench build
+.PHONY: test test-native test-wasm vet purity bench build simtest
 
 test: vet purity test-native test-wasm
 
@@ -27,3 +27,11 @@ test-wasm:
 
 bench:
 	./scripts/bench.sh
+
+# The simulation tester's long run: random clusters, workloads and faults
+# in the safe configuration, invariants checked after every step; a
+# violation prints its seed and a shrunken .ksim and fails. (`make test`
+# runs a bounded budget of seeds inside go test: core/simtest.)
+SIMTEST_SEEDS ?= 50000
+simtest:
+	$(GO) run ./cmd/kafkasim simtest --seeds $(SIMTEST_SEEDS)

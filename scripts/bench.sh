@@ -11,7 +11,9 @@
 #
 # Knobs: BENCH_RECORDS (records per end-to-end run, default 1000000),
 # BENCH_COUNT (runs of each benchmark, default 5), BENCH_LOGTIME (-benchtime
-# of the log benchmarks, default 200ms). The defaults take about a minute.
+# of the log benchmarks, default 200ms), BENCH_SIMSEEDS (seeds per run of
+# BenchmarkSimtestSeeds, core/simtest: simulation-testing seeds per second,
+# default 200). The defaults take a few minutes.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -19,6 +21,7 @@ GO=${GO:-go}
 RECORDS=${BENCH_RECORDS:-1000000}
 COUNT=${BENCH_COUNT:-5}
 LOGTIME=${BENCH_LOGTIME:-200ms}
+SIMSEEDS=${BENCH_SIMSEEDS:-200}
 
 die() {
 	echo "bench: $*" >&2
@@ -85,6 +88,10 @@ run native "$tmp/grp-native" "${grp[@]}"
 reb=(-run '^$' -bench '^BenchmarkRebalance100$' -benchtime 5x -count "$COUNT" -cpu 1 ./core/)
 run native "$tmp/reb-native" "${reb[@]}"
 
+sim=(-run '^$' -bench '^BenchmarkSimtestSeeds$' -benchtime "${SIMSEEDS}x" -count "$COUNT" -cpu 1 ./core/simtest/)
+run native "$tmp/sim-native" "${sim[@]}"
+run wasm "$tmp/sim-wasm" "${sim[@]}"
+
 logb=(-run '^$' -bench . -benchtime "$LOGTIME" -count 1 -cpu 1 ./core/log/)
 run native "$tmp/log-native" "${logb[@]}"
 run wasm "$tmp/log-wasm" "${logb[@]}"
@@ -115,6 +122,17 @@ printf '  %-22s %14s\n' "native records/s" "$(human "$gnat")"
 echo "A 100-member group forming over 100 partitions (join, sync, assign)"
 printf '  %-22s %14s\n' "wall time" "$(awk -v n="$rns" 'BEGIN { printf "%.1f ms", n / 1e6 }')"
 printf '  %-22s %14s\n' "virtual time" "$(awk -v n="$rvirt" 'BEGIN { printf "%.0f ms", n }')"
+
+snat=$(metric "$tmp/sim-native" BenchmarkSimtestSeeds seeds/s)
+swas=$(metric "$tmp/sim-wasm" BenchmarkSimtestSeeds seeds/s)
+ssteps=$(metric "$tmp/sim-native" BenchmarkSimtestSeeds steps/seed)
+echo
+echo "Simulation testing (core/simtest): safe seeds run and checked after every step"
+echo "($SIMSEEDS seeds per run, median of $COUNT runs, one core; \`kafkasim simtest\` runs one seed per core)"
+printf '  %-22s %14s\n' "native seeds/s" "$(awk -v n="$snat" 'BEGIN { printf "%.0f", n }')"
+printf '  %-22s %14s\n' "wasm seeds/s" "$(awk -v n="$swas" 'BEGIN { printf "%.0f", n }')"
+printf '  %-22s %14s\n' "ratio wasm/native" "$(ratio "$swas" "$snat")"
+printf '  %-22s %14s\n' "steps/seed" "$(awk -v n="$ssteps" 'BEGIN { printf "%.0f", n }')"
 
 echo
 echo "Log (core/log), records/s:"

@@ -2,6 +2,8 @@
 //
 //	kafkasim                 run the bundled demo scenario and print its trace
 //	kafkasim run [-v] FILE   run a scenario; exit 1 if an expectation fails
+//	kafkasim simtest         simulation testing: random clusters, workloads and
+//	                         faults, invariants checked after every step
 package main
 
 import (
@@ -21,6 +23,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return runCmd(args[1:], stdout, stderr)
+	case "simtest":
+		return simtestCmd(args[1:], stdout, stderr)
 	case "demo":
 		return demo(stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -38,5 +42,10 @@ func usage(w io.Writer) {
   kafkasim run [-v] [-no-check] FILE...
                                  run scenario files (.ksim) and print their traces;
                                  exit 1 if an expect fails
+  kafkasim simtest [--seeds N] [--seed S] [--preset P] [--unsafe] [-h for more]
+                                 simulation testing: per seed a random cluster,
+                                 workload and fault schedule, invariants checked
+                                 after every step; a violation is shrunk to a
+                                 .ksim that reproduces it; exit 1 on a violation
 `)
 }
