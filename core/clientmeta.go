@@ -28,7 +28,7 @@ type metaView struct {
 
 func newMetaView(c *Cluster, from *node, s settings, onUpdate func(), alive func() bool) *metaView {
 	return &metaView{c: c, from: from, counts: map[string]int{}, leaders: map[*Partition]int{}, epochs: map[*Partition]int32{},
-		topics: map[string]bool{}, next: c.rng.intn(len(c.brokers)), backoff: s.int("retry.backoff.ms"), timeout: s.int("request.timeout.ms"),
+		topics: map[string]bool{}, next: c.rng.Intn(len(c.brokers)), backoff: s.int("retry.backoff.ms"), timeout: s.int("request.timeout.ms"),
 		maxAge: s.int("metadata.max.age.ms"), onUpdate: onUpdate, alive: alive}
 }
 

@@ -21,7 +21,7 @@ type joinReq struct {
 
 // uuid returns a deterministic 8-hex-digit id (member ids are
 // clientId + "-" + UUID in Kafka).
-func (c *Cluster) uuid() string { return fmt.Sprintf("%08x", uint32(c.rng.next())) }
+func (c *Cluster) uuid() string { return fmt.Sprintf("%08x", uint32(c.rng.Uint64())) }
 
 // findCoordinator answers FindCoordinator on any broker: the leader of the
 // group's __consumer_offsets partition, per this broker's metadata.

@@ -83,7 +83,7 @@ func (n *network) send(from, to *node, kind string, deliver, refused func()) {
 	l := n.link(from, to)
 	lat := c.bc.latency + l.delay
 	if c.bc.jitter > 0 {
-		lat += c.rng.int63n(c.bc.jitter + 1)
+		lat += c.rng.Int63n(c.bc.jitter + 1)
 	}
 	at := c.now + lat
 	if at < l.lastDeliver {

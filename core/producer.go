@@ -321,7 +321,7 @@ func (p *Producer) partition(d *dest, pr *precord) int {
 		// DefaultPartitioner <= 2.3: a counter with a random start over available partitions.
 		st := d.st
 		if !st.rrStarted {
-			st.rr, st.rrStarted = p.c.rng.intn(1<<30), true
+			st.rr, st.rrStarted = p.c.rng.Intn(1<<30), true
 		}
 		cnt := st.rr
 		st.rr++
@@ -360,9 +360,9 @@ func (p *Producer) stickyPartition(d *dest, pr *precord) int {
 			choices[i] = i
 		}
 	}
-	next := choices[p.c.rng.intn(len(choices))]
+	next := choices[p.c.rng.Intn(len(choices))]
 	if st.sticky >= 0 && len(choices) > 1 && next == st.sticky {
-		next = choices[(indexOf(choices, next)+1+p.c.rng.intn(len(choices)-1))%len(choices)]
+		next = choices[(indexOf(choices, next)+1+p.c.rng.Intn(len(choices)-1))%len(choices)]
 	}
 	st.sticky, st.stickyBytes = next, size
 	return next

@@ -411,7 +411,7 @@ func (p *Producer) initPID() {
 		return
 	}
 	c := p.c
-	b := c.brokers[c.rng.intn(len(c.brokers))]
+	b := c.brokers[c.rng.Intn(len(c.brokers))]
 	p.pidReq = true
 	done := false
 	c.net.send(p.node, b.node, "InitProducerId", func() {

@@ -77,7 +77,7 @@ func placeReplicas(brokers []int, racks map[int]string, nParts, rf, fixedStart, 
 	n := len(list)
 	start, shift := fixedStart, fixedStart
 	if fixedStart < 0 {
-		start, shift = r.intn(n), r.intn(n)
+		start, shift = r.Intn(n), r.Intn(n)
 	}
 	var out [][]int
 	for p := firstPart; p < firstPart+nParts; p++ {

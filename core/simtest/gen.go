@@ -2,6 +2,7 @@ package simtest
 
 import (
 	"fmt"
+	"github.com/kafkasim/kafkasim/core/internal/xrand"
 	"strconv"
 	"strings"
 
@@ -144,7 +145,7 @@ type groupInfo struct {
 // runs (a command that fails anyway, such as a commit during a rebalance,
 // is fine: the runner records its error and goes on).
 type gen struct {
-	r       *rng
+	r       *xrand.Rand
 	cfg     Config
 	unsafe  bool
 	version string
@@ -187,7 +188,7 @@ func Generate(seed uint64, cfg Config) *Case {
 	if cfg.Steps == 0 {
 		cfg.Steps = DefaultSteps
 	}
-	g := &gen{r: newRNG(seed), cfg: cfg, unsafe: cfg.Unsafe}
+	g := &gen{r: xrand.New(seed), cfg: cfg, unsafe: cfg.Unsafe}
 	g.setup(seed)
 	for i := 0; i < cfg.Steps; i++ {
 		g.step()
@@ -232,9 +233,9 @@ func (g *gen) setup(seed uint64) {
 		if g.unsafe {
 			// Lean on the old versions' lossy mechanisms: 0.8's
 			// truncation to the high watermark, 0.11's first leader epochs.
-			g.version = pick(r, []string{"0.8", "0.8", "0.8", "0.11", "0.11", "2.8", "3.9", "4.0"})
+			g.version = xrand.Pick(r, []string{"0.8", "0.8", "0.8", "0.11", "0.11", "2.8", "3.9", "4.0"})
 		} else {
-			g.version = pick(r, SafeVersions)
+			g.version = xrand.Pick(r, SafeVersions)
 		}
 	}
 	switch g.version {
@@ -243,12 +244,12 @@ func (g *gen) setup(seed uint64) {
 	case "4.0":
 		g.mode = "kraft"
 	default:
-		g.mode = pick(r, []string{"zk", "kraft"})
+		g.mode = xrand.Pick(r, []string{"zk", "kraft"})
 	}
 	if g.unsafe {
-		g.brokers = r.between(2, 4)
+		g.brokers = r.Between(2, 4)
 	} else {
-		g.brokers = r.between(3, 5)
+		g.brokers = r.Between(3, 5)
 	}
 	g.state = make([]brokerState, g.brokers)
 	g.steps = append(g.steps, scenario.Step{Line: 1, Cluster: &core.Options{Brokers: g.brokers, Seed: seed, Version: g.version, Metadata: g.mode}})
@@ -257,10 +258,10 @@ func (g *gen) setup(seed uint64) {
 	set := map[string]string{
 		// Few offsets partitions keep each seed cheap; the coordinator
 		// logic is the same.
-		"offsets.topic.num.partitions":     strconv.Itoa(r.between(1, 3)),
+		"offsets.topic.num.partitions":     strconv.Itoa(r.Between(1, 3)),
 		"offsets.topic.replication.factor": strconv.Itoa(min(3, g.brokers)),
-		"replica.lag.time.max.ms":          pick(r, []string{"5000", "10000", "30000"}),
-		"group.initial.rebalance.delay.ms": pick(r, []string{"0", "500", "3000"}),
+		"replica.lag.time.max.ms":          xrand.Pick(r, []string{"5000", "10000", "30000"}),
+		"group.initial.rebalance.delay.ms": xrand.Pick(r, []string{"0", "500", "3000"}),
 		// A shrunken script may produce to a topic whose creation it
 		// dropped: fail that at once rather than auto-create a topic
 		// (the simulated producer has no max.block.ms).
@@ -270,8 +271,8 @@ func (g *gen) setup(seed uint64) {
 		set["zookeeper.session.timeout.ms"] = zkSessionMs
 	}
 	if g.unsafe {
-		g.ackLoss, g.unclean, g.reorder, g.redeliver = r.chance(50), r.chance(40), r.chance(50), r.chance(50)
-		set["min.insync.replicas"] = pick(r, []string{"1", "1", "2"})
+		g.ackLoss, g.unclean, g.reorder, g.redeliver = r.Chance(50), r.Chance(40), r.Chance(50), r.Chance(50)
+		set["min.insync.replicas"] = xrand.Pick(r, []string{"1", "1", "2"})
 		if g.unclean {
 			set["unclean.leader.election.enable"] = "true"
 		}
@@ -285,23 +286,23 @@ func (g *gen) setup(seed uint64) {
 	g.add(core.Set{Configs: set})
 	g.pin()
 
-	for i, n := 0, r.between(1, 2); i < n; i++ {
-		t := topicInfo{name: "t" + strconv.Itoa(i), parts: r.between(1, 3)}
+	for i, n := 0, r.Between(1, 2); i < n; i++ {
+		t := topicInfo{name: "t" + strconv.Itoa(i), parts: r.Between(1, 3)}
 		rf := 3
 		if g.unsafe {
-			rf = r.between(min(2, g.brokers), min(3, g.brokers))
+			rf = r.Between(min(2, g.brokers), min(3, g.brokers))
 		}
 		g.add(core.CreateTopic{Topic: t.name, Partitions: t.parts, RF: rf})
 		g.pin() // a consumer of a topic that does not exist never joins its group
 		g.topics = append(g.topics, t)
 	}
-	for i, n := 0, r.between(1, 3); i < n; i++ {
+	for i, n := 0, r.Between(1, 3); i < n; i++ {
 		g.newProducer()
 	}
-	for i, n := 0, r.between(0, 3); i < n; i++ {
+	for i, n := 0, r.Between(0, 3); i < n; i++ {
 		g.newConsumer()
 	}
-	g.add(core.Wait{Duration: int64(r.between(100, 2000))})
+	g.add(core.Wait{Duration: int64(r.Between(100, 2000))})
 }
 
 // producerConfigs returns a producer's settings: in safe mode acks=all and
@@ -309,8 +310,8 @@ func (g *gen) setup(seed uint64) {
 func (g *gen) producerConfigs() map[string]string {
 	r := g.r
 	c := map[string]string{
-		"linger.ms":   pick(r, []string{"0", "0", "5", "20"}),
-		"partitioner": pick(r, []string{"default", "default", "roundrobin", "sticky"}),
+		"linger.ms":   xrand.Pick(r, []string{"0", "0", "5", "20"}),
+		"partitioner": xrand.Pick(r, []string{"default", "default", "roundrobin", "sticky"}),
 	}
 	inflightIdem := 5
 	if g.version == "0.11" {
@@ -319,28 +320,28 @@ func (g *gen) producerConfigs() map[string]string {
 	if !g.unsafe {
 		c["acks"], c["enable.idempotence"] = "all", "true"
 		c["retries"] = "2147483647"
-		c["max.in.flight.requests.per.connection"] = strconv.Itoa(r.between(1, inflightIdem))
+		c["max.in.flight.requests.per.connection"] = strconv.Itoa(r.Between(1, inflightIdem))
 		return c
 	}
-	acks := pick(r, []string{"0", "1", "all"})
+	acks := xrand.Pick(r, []string{"0", "1", "all"})
 	if g.ackLoss {
-		acks = pick(r, []string{"1", "1", "all", "0"})
+		acks = xrand.Pick(r, []string{"1", "1", "all", "0"})
 	}
 	c["acks"] = acks
-	c["retries"] = pick(r, []string{"0", "3", "2147483647"})
-	c["max.in.flight.requests.per.connection"] = strconv.Itoa(r.between(1, 5))
-	idem := g.version != "0.8" && acks == "all" && r.chance(30)
+	c["retries"] = xrand.Pick(r, []string{"0", "3", "2147483647"})
+	c["max.in.flight.requests.per.connection"] = strconv.Itoa(r.Between(1, 5))
+	idem := g.version != "0.8" && acks == "all" && r.Chance(30)
 	if g.reorder {
 		idem = false
-		c["retries"] = pick(r, []string{"3", "2147483647"})
-		c["max.in.flight.requests.per.connection"] = strconv.Itoa(r.between(2, 5))
+		c["retries"] = xrand.Pick(r, []string{"3", "2147483647"})
+		c["max.in.flight.requests.per.connection"] = strconv.Itoa(r.Between(2, 5))
 	}
 	if idem {
 		c["enable.idempotence"] = "true"
 		if c["retries"] == "0" {
 			c["retries"] = "2147483647"
 		}
-		c["max.in.flight.requests.per.connection"] = strconv.Itoa(r.between(1, inflightIdem))
+		c["max.in.flight.requests.per.connection"] = strconv.Itoa(r.Between(1, inflightIdem))
 	} else if g.version != "0.8" {
 		c["enable.idempotence"] = "false"
 	}
@@ -359,12 +360,12 @@ func (g *gen) newConsumer() {
 	r := g.r
 	name := "c" + strconv.Itoa(g.clients)
 	g.clients++
-	if r.chance(15) {
+	if r.Chance(15) {
 		g.add(core.NewConsumer{Name: name, Configs: map[string]string{"auto.offset.reset": "earliest"}})
 		var parts []string
 		for _, t := range g.topics {
 			for p := 0; p < t.parts; p++ {
-				if r.chance(70) {
+				if r.Chance(70) {
 					parts = append(parts, t.name+"-"+strconv.Itoa(p))
 				}
 			}
@@ -377,21 +378,21 @@ func (g *gen) newConsumer() {
 		return
 	}
 	var gi groupInfo
-	if len(g.groups) == 0 || len(g.groups) < 2 && r.chance(30) {
+	if len(g.groups) == 0 || len(g.groups) < 2 && r.Chance(30) {
 		gi = groupInfo{
 			name:     "g" + strconv.Itoa(len(g.groups)),
-			assignor: pick(r, []string{"range", "roundrobin", "sticky", "cooperative-sticky"}),
-			session:  pick(r, []string{"6000", "10000", "30000"}),
-			commitMs: pick(r, []string{"100", "1000", "5000"}),
+			assignor: xrand.Pick(r, []string{"range", "roundrobin", "sticky", "cooperative-sticky"}),
+			session:  xrand.Pick(r, []string{"6000", "10000", "30000"}),
+			commitMs: xrand.Pick(r, []string{"100", "1000", "5000"}),
 		}
 		g.groups = append(g.groups, gi)
 	} else {
-		gi = pick(r, g.groups)
+		gi = xrand.Pick(r, g.groups)
 	}
 	if g.version == "0.8" {
 		gi.assignor = "range" // the 0.8 consumer computes range itself
 	}
-	auto := r.chance(60)
+	auto := r.Chance(60)
 	if g.unsafe && g.redeliver {
 		auto = true
 	}
@@ -412,7 +413,7 @@ func (g *gen) newConsumer() {
 	}
 	var topics []string
 	for _, t := range g.topics {
-		if r.chance(70) {
+		if r.Chance(70) {
 			topics = append(topics, t.name)
 		}
 	}
@@ -490,15 +491,15 @@ func (g *gen) step() {
 		boolInt(!g.unsafe, 1), // power-off (safe: a settled window)
 		boolInt(g.unsafe, 3),  // correlated failure (unsafe)
 	}
-	switch r.weighted(weights) {
+	switch r.Weighted(weights) {
 	case 0:
 		g.produce()
 	case 1:
-		g.add(core.Wait{Duration: int64(pick(r, []int{5, 20, 50, 100, 250, 500, 1000, 2000}))})
+		g.add(core.Wait{Duration: int64(xrand.Pick(r, []int{5, 20, 50, 100, 250, 500, 1000, 2000}))})
 	case 2:
 		// Long enough for timeouts: sessions (6-30 s), replica lag (5-30 s),
 		// requests (30 s).
-		g.add(core.Wait{Duration: int64(pick(r, []int{5000, 10000, 20000, 40000}))})
+		g.add(core.Wait{Duration: int64(xrand.Pick(r, []int{5000, 10000, 20000, 40000}))})
 	case 3:
 		g.brokerFault()
 	case 4:
@@ -517,7 +518,7 @@ func (g *gen) step() {
 	case 8:
 		// Adding partitions needs RF registered brokers: only when
 		// everything has been up and whole for a while.
-		t := &g.topics[r.intn(len(g.topics))]
+		t := &g.topics[r.Intn(len(g.topics))]
 		if t.parts < 4 && g.calmMs >= registerMs {
 			t.parts++
 			g.add(core.AlterTopic{Topic: t.name, Partitions: t.parts})
@@ -526,7 +527,7 @@ func (g *gen) step() {
 		}
 	case 9:
 		if live := g.liveConsumers(); len(live) > 0 {
-			if c := g.consumers[pick(r, live)]; c.group != "" {
+			if c := g.consumers[xrand.Pick(r, live)]; c.group != "" {
 				g.add(core.Commit{Consumer: c.name})
 			}
 		}
@@ -546,18 +547,18 @@ func boolInt(b bool, n int) int {
 
 func (g *gen) produce() {
 	r := g.r
-	p := pick(r, g.producers)
-	t := pick(r, g.topics)
+	p := xrand.Pick(r, g.producers)
+	t := xrand.Pick(r, g.topics)
 	g.values++
 	cmd := core.Produce{Producer: p.name, Topic: t.name, Value: "v" + strconv.Itoa(g.values)}
-	if n := r.between(1, 8); n > 1 && r.chance(50) {
+	if n := r.Between(1, 8); n > 1 && r.Chance(50) {
 		cmd.Count = n
 	}
-	if r.chance(25) {
-		k := "k" + strconv.Itoa(r.intn(5))
+	if r.Chance(25) {
+		k := "k" + strconv.Itoa(r.Intn(5))
 		cmd.Key = &k
-	} else if r.chance(20) {
-		part := r.intn(t.parts)
+	} else if r.Chance(20) {
+		part := r.Intn(t.parts)
 		cmd.Partition = &part
 	}
 	g.add(cmd)
@@ -571,8 +572,8 @@ func (g *gen) brokerFault() {
 		g.recover()
 		return
 	}
-	b := pick(r, running)
-	switch n := r.intn(10); {
+	b := xrand.Pick(r, running)
+	switch n := r.Intn(10); {
 	case n < 5:
 		g.add(core.CrashBroker{Broker: b})
 		g.state[b-1] = crashed
@@ -598,20 +599,20 @@ func (g *gen) correlatedFailure() {
 		g.recover()
 		return
 	}
-	a := pick(r, running)
+	a := xrand.Pick(r, running)
 	b := a
 	for b == a {
-		b = pick(r, running)
+		b = xrand.Pick(r, running)
 	}
 	g.add(core.PowerOff{Broker: a})
 	g.add(core.CrashBroker{Broker: b})
 	g.state[a-1], g.state[b-1] = off, crashed
 	g.faults += 2
-	g.add(core.Wait{Duration: int64(pick(r, []int{100, 1000, 10000}))})
+	g.add(core.Wait{Duration: int64(xrand.Pick(r, []int{100, 1000, 10000}))})
 	g.recoverBroker(a)
-	g.add(core.Wait{Duration: int64(pick(r, []int{1000, 10000, 20000}))})
+	g.add(core.Wait{Duration: int64(xrand.Pick(r, []int{1000, 10000, 20000}))})
 	g.produce()
-	g.add(core.Wait{Duration: int64(pick(r, []int{100, 1000, 5000}))})
+	g.add(core.Wait{Duration: int64(xrand.Pick(r, []int{100, 1000, 5000}))})
 	g.recoverBroker(b)
 }
 
@@ -620,10 +621,10 @@ func (g *gen) recover() {
 	r := g.r
 	down := g.brokersIn(crashed, off, paused)
 	if len(down) == 0 {
-		g.add(core.Wait{Duration: int64(pick(r, []int{100, 1000}))})
+		g.add(core.Wait{Duration: int64(xrand.Pick(r, []int{100, 1000}))})
 		return
 	}
-	b := pick(r, down)
+	b := xrand.Pick(r, down)
 	g.recoverBroker(b)
 }
 
@@ -640,7 +641,7 @@ func (g *gen) recoverBroker(b int) {
 func (g *gen) netFault() {
 	r := g.r
 	hosts := g.hosts()
-	switch n := r.intn(10); {
+	switch n := r.Intn(10); {
 	case n < 4:
 		// Each host goes to side 1 or 2, or (clients and the metadata
 		// service, sometimes) keeps reaching everyone.
@@ -648,8 +649,8 @@ func (g *gen) netFault() {
 		for i, h := range hosts {
 			isBroker := i < g.brokers
 			switch {
-			case !isBroker && r.chance(40):
-			case r.chance(50):
+			case !isBroker && r.Chance(40):
+			case r.Chance(50):
 				a = append(a, h)
 			default:
 				b = append(b, h)
@@ -667,11 +668,11 @@ func (g *gen) netFault() {
 		g.add(core.NetSplit{Groups: [][]string{a, b}})
 	case n < 7:
 		from, to := g.link(hosts)
-		g.add(core.NetDelay{From: from, To: to, Delay: int64(pick(r, []int{20, 100, 500, 2000, 8000}))})
+		g.add(core.NetDelay{From: from, To: to, Delay: int64(xrand.Pick(r, []int{20, 100, 500, 2000, 8000}))})
 	default:
 		from, to := g.link(hosts)
-		count := r.between(1, 4)
-		if r.chance(15) {
+		count := r.Between(1, 4)
+		if r.Chance(15) {
 			count = 0 // everything, until heal
 		}
 		g.add(core.NetDrop{From: from, To: to, Count: count})
@@ -683,12 +684,12 @@ func (g *gen) netFault() {
 // link picks two distinct hosts, at least one of them a broker.
 func (g *gen) link(hosts []string) (string, string) {
 	r := g.r
-	a := hosts[r.intn(g.brokers)]
-	b := hosts[r.intn(len(hosts))]
+	a := hosts[r.Intn(g.brokers)]
+	b := hosts[r.Intn(len(hosts))]
 	for b == a {
-		b = hosts[r.intn(len(hosts))]
+		b = hosts[r.Intn(len(hosts))]
 	}
-	if r.chance(50) {
+	if r.Chance(50) {
 		return a, b
 	}
 	return b, a
@@ -697,13 +698,13 @@ func (g *gen) link(hosts []string) (string, string) {
 // consumerOpNoCrash starts or closes a consumer.
 func (g *gen) consumerOpNoCrash() {
 	live := g.liveConsumers()
-	if len(live) == 0 || g.r.chance(50) {
+	if len(live) == 0 || g.r.Chance(50) {
 		if len(g.consumers) < 8 {
 			g.newConsumer()
 		}
 		return
 	}
-	i := pick(g.r, live)
+	i := xrand.Pick(g.r, live)
 	g.add(core.CloseConsumer{Consumer: g.consumers[i].name})
 	g.consumers[i].alive = false
 }
@@ -712,17 +713,17 @@ func (g *gen) consumerOpNoCrash() {
 func (g *gen) consumerOp() {
 	r := g.r
 	live := g.liveConsumers()
-	switch n := r.intn(10); {
+	switch n := r.Intn(10); {
 	case n < 4 || len(live) == 0:
 		if len(g.consumers) < 8 {
 			g.newConsumer()
 		}
 	case n < 6:
-		i := pick(r, live)
+		i := xrand.Pick(r, live)
 		g.add(core.CloseConsumer{Consumer: g.consumers[i].name})
 		g.consumers[i].alive = false
 	default:
-		i := pick(r, live)
+		i := xrand.Pick(r, live)
 		g.add(core.CrashConsumer{Consumer: g.consumers[i].name})
 		g.consumers[i].alive = false
 		g.faults++
@@ -767,11 +768,11 @@ func (g *gen) settle() {
 // fault-free steps that ends with the restart and a settle.
 func (g *gen) safePowerOff() {
 	g.calm()
-	b := g.r.between(1, g.brokers)
+	b := g.r.Between(1, g.brokers)
 	g.add(core.PowerOff{Broker: b})
 	g.state[b-1] = off
 	g.faults++
-	g.window = g.r.between(0, 6)
+	g.window = g.r.Between(0, 6)
 	g.windowBroker = b
 }
 
@@ -809,11 +810,11 @@ func (g *gen) windowStep() {
 		g.calm()
 		return
 	}
-	switch g.r.intn(4) {
+	switch g.r.Intn(4) {
 	case 0, 1:
 		g.produce()
 	case 2:
-		g.add(core.Wait{Duration: int64(pick(g.r, []int{50, 500, 2000, 10000}))})
+		g.add(core.Wait{Duration: int64(xrand.Pick(g.r, []int{50, 500, 2000, 10000}))})
 	default:
 		g.consumerOpNoCrash()
 	}
