@@ -14,9 +14,9 @@ var usage = map[string]string{
 	"topic":        "topic create NAME partitions=N rf=N [KEY=VALUE ...] or topic alter NAME partitions=N",
 	"topic create": "topic create NAME partitions=N rf=N [min.insync.replicas=N] [assign=1,2,3/2,3,1/...]",
 	"topic alter":  "topic alter NAME partitions=N",
-	"producer":     "producer NAME [acks=0|1|all] [retries=N] [max.in.flight=N] [idempotence=true|false] [linger.ms=N] [partitioner=default|roundrobin|sticky]",
+	"producer":     "producer NAME [acks=0|1|all] [retries=N] [max.in.flight=N] [idempotence=true|false] [linger.ms=N] [partitioner=default|roundrobin|sticky] [CLIENT.CONFIG=VALUE ...]",
 	"produce":      "produce PRODUCER TOPIC value=V [key=K] [partition=N] [count=N]",
-	"consumer":     "consumer NAME [group=G] [topics=T,...] [instance=ID] [assignor=range|roundrobin|sticky|cooperative-sticky] [auto.commit=true|false] [auto.commit.interval.ms=N] [offset.reset=earliest|latest] [session.timeout.ms=N] [poll=auto|manual]",
+	"consumer":     "consumer NAME [group=G] [topics=T,...] [instance=ID] [assignor=range|roundrobin|sticky|cooperative-sticky] [auto.commit=true|false] [auto.commit.interval.ms=N] [offset.reset=earliest|latest] [session.timeout.ms=N] [poll=auto|manual] [CLIENT.CONFIG=VALUE ...]",
 	"assign":       "assign CONSUMER PARTITION,...",
 	"poll":         "poll CONSUMER [max=N] [timeout=D]",
 	"commit":       "commit CONSUMER",
@@ -33,7 +33,7 @@ var usage = map[string]string{
 	"net drop":     "net drop FROM TO [count=N]",
 	"wait":         "wait D",
 	"settle":       "settle [max=D]",
-	"expect":       "expect KIND ... (KIND: leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed, znode)",
+	"expect":       "expect KIND ... (KIND: leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed, znode, violations, error)",
 	"print":        "print [PARTITION|GROUP|BROKER|znodes]",
 }
 
