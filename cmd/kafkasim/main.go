@@ -1,7 +1,7 @@
 // Command kafkasim is the simulator's one binary.
 //
 //	kafkasim                 run the bundled demo scenario and print its trace
-//	kafkasim run [-v] FILE   run a scenario; exit 1 if an expectation fails
+//	kafkasim run [-v] [-json] FILE   run a scenario; exit 1 if an expectation fails
 //	kafkasim simtest         simulation testing: random clusters, workloads and
 //	                         faults, invariants checked after every step
 package main
@@ -39,9 +39,10 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   kafkasim                       run the bundled demo scenario
-  kafkasim run [-v] [-no-check] FILE...
+  kafkasim run [-v] [-no-check] [-json] FILE...
                                  run scenario files (.ksim) and print their traces;
-                                 exit 1 if an expect fails
+                                 exit 1 if an expect fails; -json prints the steps,
+                                 every event and the checker's findings as JSON lines
   kafkasim simtest [--seeds N] [--seed S] [--preset P] [--unsafe] [-h for more]
                                  simulation testing: per seed a random cluster,
                                  workload and fault schedule, invariants checked

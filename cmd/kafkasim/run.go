@@ -22,6 +22,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	verbose := fs.Bool("v", false, "show every event, messages included")
 	noCheck := fs.Bool("no-check", false, "do not run the invariant checker at the end")
+	asJSON := fs.Bool("json", false, "print JSON lines instead of the trace: each step, every event (messages included), the checker's findings")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -36,7 +37,11 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "kafkasim: %v\n", err)
 			return 2
 		}
-		if c := runScript(file, src, scenario.RunOptions{Verbose: *verbose, NoCheck: *noCheck}, stdout, stderr); c > code {
+		run := runScript
+		if *asJSON {
+			run = runScriptJSON
+		}
+		if c := run(file, src, scenario.RunOptions{Verbose: *verbose, NoCheck: *noCheck}, stdout, stderr); c > code {
 			code = c
 		}
 	}
@@ -71,6 +76,11 @@ func runScript(file, src string, opts scenario.RunOptions, stdout, stderr io.Wri
 	if res != nil {
 		io.WriteString(stdout, res.Trace)
 	}
+	return report(file, res, err, stderr)
+}
+
+// report prints a run's error or failures and returns runScript's code.
+func report(file string, res *scenario.Result, err error, stderr io.Writer) int {
 	if err != nil {
 		var se *scenario.Error
 		if errors.As(err, &se) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,5 +51,49 @@ func TestUnknownCommand(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := realMain([]string{"frobnicate"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "unknown command") {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestRunJSON: `run --json` prints one JSON object a line: a step line
+// before each step's events, events as core.Event encodes them (messages
+// with sentAt <= deliverAt), a failure line for a failed expect, and the
+// checker's findings last; the exit code is as without --json.
+func TestRunJSON(t *testing.T) {
+	script := "cluster brokers=3 seed=7\ntopic create t partitions=1 rf=3\nproducer p1 acks=all\nproduce p1 t value=m1\nwait 1s\nexpect acked p1 == m2\n"
+	code, out, errs := runCLI(t, script, "--json")
+	if code != 1 || !strings.Contains(errs, "FILE:6: expected acked p1 == m2, got m1") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	steps, msgs := 0, 0
+	var last map[string]any
+	for i, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %d is not JSON: %q", i+1, l)
+		}
+		switch m["type"] {
+		case "step":
+			steps++
+		case "msg.send":
+			msgs++
+			s, ok1 := m["sentAt"].(float64)
+			d, ok2 := m["deliverAt"].(float64)
+			if !ok1 || !ok2 || s > d {
+				t.Errorf("message without a sane sentAt/deliverAt: %s", l)
+			}
+		case nil:
+			t.Errorf("line %d has no type: %s", i+1, l)
+		}
+		last = m
+	}
+	if steps != 6 || msgs == 0 {
+		t.Errorf("%d step lines (want 6), %d messages", steps, msgs)
+	}
+	if !strings.Contains(out, `{"type":"failure","line":6,"msg":"expected acked p1 == m2, got m1"}`) {
+		t.Errorf("no failure line in:\n%s", out)
+	}
+	if last["type"] != "checker" {
+		t.Errorf("last line is not the checker's: %v", last)
 	}
 }

@@ -36,10 +36,10 @@ var Kinds = []Kind{Lost, Divergence, Reorder, Duplicate, Redelivery, DeliveryOrd
 
 // Violation is one broken guarantee.
 type Violation struct {
-	Kind      Kind
-	Partition string
-	Values    []string
-	Detail    string
+	Kind      Kind     `json:"kind"`
+	Partition string   `json:"partition,omitempty"`
+	Values    []string `json:"values,omitempty"`
+	Detail    string   `json:"detail,omitempty"`
 }
 
 func (v Violation) String() string {
