@@ -96,6 +96,9 @@ logb=(-run '^$' -bench . -benchtime "$LOGTIME" -count 1 -cpu 1 ./core/log/)
 run native "$tmp/log-native" "${logb[@]}"
 run wasm "$tmp/log-wasm" "${logb[@]}"
 
+# row prints one figure of a table: a label and a right-aligned value.
+row() { printf '  %-22s %14s\n' "$1" "$2"; }
+
 nat=$(metric "$tmp/e2e-native" BenchmarkEndToEnd records/s)
 was=$(metric "$tmp/e2e-wasm" BenchmarkEndToEnd records/s)
 nallocs=$(metric "$tmp/e2e-native" BenchmarkEndToEnd allocs/krec)
@@ -104,11 +107,11 @@ nbytes=$(metric "$tmp/e2e-native" BenchmarkEndToEnd B/op)
 echo
 echo "End to end: 3 brokers, 6 partitions, RF 3, acks=all, idempotent producer, 1 consumer"
 echo "($RECORDS records per run, median of $COUNT runs, one core)"
-printf '  %-22s %14s\n' "native records/s" "$(human "$nat")"
-printf '  %-22s %14s\n' "wasm records/s" "$(human "$was")"
-printf '  %-22s %14s\n' "ratio wasm/native" "$(ratio "$was" "$nat")"
-printf '  %-22s %14s\n' "native allocs/1000 rec" "$nallocs"
-printf '  %-22s %14s\n' "native bytes/record" "$nbytes"
+row "native records/s" "$(human "$nat")"
+row "wasm records/s" "$(human "$was")"
+row "ratio wasm/native" "$(ratio "$was" "$nat")"
+row "native allocs/1000 rec" "$nallocs"
+row "native bytes/record" "$nbytes"
 if awk -v n="$nat" 'BEGIN { exit !(n < 2e6) }'; then
 	echo "  (below the 2M records/s native target on this machine)"
 fi
@@ -118,10 +121,10 @@ rns=$(metric "$tmp/reb-native" BenchmarkRebalance100 ns/op)
 rvirt=$(metric "$tmp/reb-native" BenchmarkRebalance100 virtual-ms/rebalance)
 echo
 echo "Consumer group: the same pipeline consumed by a 3-member group with auto-commit"
-printf '  %-22s %14s\n' "native records/s" "$(human "$gnat")"
+row "native records/s" "$(human "$gnat")"
 echo "A 100-member group forming over 100 partitions (join, sync, assign)"
-printf '  %-22s %14s\n' "wall time" "$(awk -v n="$rns" 'BEGIN { printf "%.1f ms", n / 1e6 }')"
-printf '  %-22s %14s\n' "virtual time" "$(awk -v n="$rvirt" 'BEGIN { printf "%.0f ms", n }')"
+row "wall time" "$(awk -v n="$rns" 'BEGIN { printf "%.1f ms", n / 1e6 }')"
+row "virtual time" "$(awk -v n="$rvirt" 'BEGIN { printf "%.0f ms", n }')"
 
 snat=$(metric "$tmp/sim-native" BenchmarkSimtestSeeds seeds/s)
 swas=$(metric "$tmp/sim-wasm" BenchmarkSimtestSeeds seeds/s)
@@ -129,10 +132,10 @@ ssteps=$(metric "$tmp/sim-native" BenchmarkSimtestSeeds steps/seed)
 echo
 echo "Simulation testing (core/simtest): safe seeds run and checked after every step"
 echo "($SIMSEEDS seeds per run, median of $COUNT runs, one core; \`kafkasim simtest\` runs one seed per core)"
-printf '  %-22s %14s\n' "native seeds/s" "$(awk -v n="$snat" 'BEGIN { printf "%.0f", n }')"
-printf '  %-22s %14s\n' "wasm seeds/s" "$(awk -v n="$swas" 'BEGIN { printf "%.0f", n }')"
-printf '  %-22s %14s\n' "ratio wasm/native" "$(ratio "$swas" "$snat")"
-printf '  %-22s %14s\n' "steps/seed" "$(awk -v n="$ssteps" 'BEGIN { printf "%.0f", n }')"
+row "native seeds/s" "$(awk -v n="$snat" 'BEGIN { printf "%.0f", n }')"
+row "wasm seeds/s" "$(awk -v n="$swas" 'BEGIN { printf "%.0f", n }')"
+row "ratio wasm/native" "$(ratio "$swas" "$snat")"
+row "steps/seed" "$(awk -v n="$ssteps" 'BEGIN { printf "%.0f", n }')"
 
 echo
 echo "Log (core/log), records/s:"
