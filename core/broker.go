@@ -151,7 +151,7 @@ func (b *Broker) run(inc int, fn func()) {
 func (b *Broker) startPeriodic() {
 	b.periodGen++
 	bc := &b.c.bc
-	b.every(func() int64 { return max(1, bc.lagTimeMs/2) }, b.checkISR)
+	b.every(b.isrCheckPeriod, b.checkISR)
 	b.every(func() int64 { return bc.hwCheckpointMs }, b.checkpointHW)
 	b.every(func() int64 { return bc.writebackMs }, b.writeback)
 	b.every(func() int64 { return bc.retentionCheckMs }, b.retention)

@@ -152,8 +152,17 @@ func (r *Replica) maybeExpandISR(id int) {
 	r.requestISR(append(append([]int(nil), r.isr...), id), fmt.Sprintf("expand: %d caught up (LEO %d >= HW %d)", id, fs.leo, r.hw))
 }
 
-// checkISR is the leader's periodic ISR shrink (every
-// replica.lag.time.max.ms / 2).
+// isrCheckPeriod is how often checkISR runs: every replica.lag.time.max.ms
+// / 2 (ReplicaManager.startup, 0.10.2+: KAFKA-4485), every
+// replica.lag.time.max.ms before (the 0.8 preset).
+func (b *Broker) isrCheckPeriod() int64 {
+	if b.c.preset.slowISRCheck {
+		return b.c.bc.lagTimeMs
+	}
+	return max(1, b.c.bc.lagTimeMs/2)
+}
+
+// checkISR is the leader's periodic ISR shrink (see isrCheckPeriod).
 func (b *Broker) checkISR() {
 	for _, r := range b.sortedReplicas() {
 		if r.role == roleLeader && r.pending == nil {

@@ -18,6 +18,10 @@ type preset struct {
 	// lagMessages: 0.8's replica.lag.max.messages ISR rule and its
 	// "stuck follower" meaning of replica.lag.time.max.ms (removed 0.9, KAFKA-1546).
 	lagMessages bool
+	// slowISRCheck: the leader looks for out-of-sync followers every
+	// replica.lag.time.max.ms; 0.10.2+ every half of it, so a follower
+	// is out for at most 1.5x the lag time (KAFKA-4485).
+	slowISRCheck bool
 	// minIsrHoldsHW: 3.7+ does not advance the HW while ISR < min.insync (KAFKA-15583).
 	minIsrHoldsHW bool
 	// alterIsr: 2.7+ leaders ask the controller to change the ISR (AlterIsr);
@@ -54,7 +58,7 @@ type preset struct {
 
 var presets = map[string]*preset{
 	"0.8": {
-		name: "0.8", zk: true, defaultMeta: "zk", lagMessages: true, offsetsInZK: true,
+		name: "0.8", zk: true, defaultMeta: "zk", lagMessages: true, slowISRCheck: true, offsetsInZK: true,
 		partitioner: "roundrobin",
 		defaults: map[string]string{
 			"replica.lag.time.max.ms":          "10000",
