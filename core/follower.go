@@ -133,7 +133,7 @@ func (r *Replica) truncateToEpoch(asked, found int32, end int64) bool {
 		return true
 	}
 	why := fmt.Sprintf("leader epoch %d ends at %d on the leader (OffsetsForLeaderEpoch)", found, end)
-	if !r.b.c.preset.indexLastOffset { // KIP-279 shipped in 2.0, with the 2.0 index change
+	if !r.b.c.preset.kip279 {
 		r.truncate(min(end, leo), why)
 		return true
 	}
@@ -154,7 +154,7 @@ func (r *Replica) truncateToEpoch(asked, found int32, end int64) bool {
 // the 2.1 answer below the earliest epoch (KAFKA-7415) where the version
 // has KIP-279 (no preset sits between 2.0 and 2.1).
 func (r *Replica) endOffsetFor(epoch int32) (int32, int64) {
-	if r.b.c.preset.indexLastOffset {
+	if r.b.c.preset.kip279 {
 		return r.epochs.EndOffsetForSince21(epoch, r.log.LEO())
 	}
 	return r.epochs.EndOffsetFor(epoch, r.log.LEO())

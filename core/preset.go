@@ -37,6 +37,14 @@ type preset struct {
 	maxInFlightIdem int
 	// indexLastOffset: 2.0+ offset index entries name the batch's last offset.
 	indexLastOffset bool
+	// kip279: 2.0+ followers look the leader's answer to
+	// OffsetsForLeaderEpoch up in their own epoch cache and ask again when
+	// they lack that epoch (KIP-279), with 2.1's answer below the earliest
+	// epoch (KAFKA-7415); before, they truncate to the leader's end offset.
+	kip279 bool
+	// truncateEpochsAtLEO: 2.6+ Log.truncateTo trims the epoch cache even
+	// when the log is not cut (an epoch entry at the LEO is dropped).
+	truncateEpochsAtLEO bool
 	// brokerEpochs: the ZooKeeper controller tells a bounced broker's new
 	// registration from the old one (KIP-380, 2.2+).
 	brokerEpochs bool
@@ -90,7 +98,7 @@ var presets = map[string]*preset{
 	},
 	"2.8": {
 		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip360: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true,
+		kip360: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
 		partitioner: "sticky",
 		defaults: map[string]string{
 			"acks":               "1",
@@ -101,13 +109,13 @@ var presets = map[string]*preset{
 	"3.9": {
 		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip360: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
-		indexLastOffset: true, partitioner: "uniform",
+		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform",
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip360: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
-		indexLastOffset: true, partitioner: "uniform",
+		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform",
 		defaults: map[string]string{"linger.ms": "5"},
 	},
 }

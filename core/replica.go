@@ -154,7 +154,7 @@ func (r *Replica) append(b *log.Batch) error {
 // truncate cuts the log back to offset (Kafka's truncateTo) and says why.
 func (r *Replica) truncate(offset int64, why string) {
 	if offset >= r.log.LEO() {
-		if r.b.c.preset.indexLastOffset {
+		if r.b.c.preset.truncateEpochsAtLEO {
 			// Log.truncateTo (2.6+) truncates the epoch cache even then:
 			// a replica that became leader and appended nothing before
 			// the next election has its epoch's entry at the LEO, and
