@@ -65,7 +65,7 @@ func (c *Cluster) Apply(cmd Command) (err error) {
 		return c.netLink(x.From, x.To, func(l *link) string {
 			l.delay = x.Delay
 			return fmt.Sprintf("delay %s -> %s by %d ms", x.From, x.To, x.Delay)
-		}, x.Delay < 0 || x.Delay > 3_600_000)
+		}, x.Delay < 0 || x.Delay > MaxNetDelay)
 	case NetDrop:
 		return c.netLink(x.From, x.To, func(l *link) string {
 			if x.Count <= 0 {

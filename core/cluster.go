@@ -15,9 +15,11 @@ const (
 	MaxClients    = 1000  // producers + consumers
 	MaxCount      = 10_000_000
 	MaxValueBytes = 1 << 20
-	// MaxWait bounds one Wait or Settle; MaxPollTimeout one Poll.
+	// MaxWait bounds one Wait or Settle; MaxPollTimeout one Poll;
+	// MaxNetDelay one link's added latency (NetDelay). In ms.
 	MaxWait        = 24 * 3600 * 1000
 	MaxPollTimeout = 3600 * 1000
+	MaxNetDelay    = 3600 * 1000
 	maxEvents      = 1 << 20 // undrained events kept; older ones are dropped
 	maxHeld        = 100_000 // messages queued at a paused broker
 	// maxTimersPerMs bounds the work of one virtual millisecond: more means

@@ -182,7 +182,7 @@ func parsePoll(p *lineParser, st *Step) error {
 		c.Max = int(n)
 	}
 	if w, ok := o.fields["timeout"]; ok {
-		if c.Timeout, err = p.duration(w, 1); err != nil {
+		if c.Timeout, err = p.duration(w, 1, core.MaxPollTimeout); err != nil {
 			return err
 		}
 	}

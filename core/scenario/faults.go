@@ -184,7 +184,7 @@ func parseNetDelay(p *lineParser, st *Step) error {
 	if err != nil {
 		return err
 	}
-	d, err := p.duration(w, 0)
+	d, err := p.duration(w, 0, core.MaxNetDelay)
 	if err != nil {
 		return err
 	}
@@ -223,7 +223,7 @@ func parseWait(p *lineParser, st *Step) error {
 	if err != nil {
 		return err
 	}
-	d, err := p.duration(w, 0)
+	d, err := p.duration(w, 0, core.MaxWait)
 	if err != nil {
 		return err
 	}
@@ -239,7 +239,7 @@ func parseSettle(p *lineParser, st *Step) error {
 	}
 	c := core.Settle{}
 	if w, ok := o.fields["max"]; ok {
-		if c.Max, err = p.duration(w, 1); err != nil {
+		if c.Max, err = p.duration(w, 1, core.MaxWait); err != nil {
 			return err
 		}
 	}

@@ -63,7 +63,7 @@ var cmdTests = []struct {
 	{"wait 2m", core.Wait{Duration: 120000}},
 	{"wait 0", core.Wait{}},
 	{"wait 0ms", core.Wait{}},
-	{"wait 525600m", core.Wait{Duration: 365 * 24 * 3600 * 1000}},
+	{"wait 1440m", core.Wait{Duration: 24 * 3600 * 1000}},
 	{"settle", core.Settle{}},
 	{"settle max=1m", core.Settle{Max: 60000}},
 	{"\twait   1s\t# comment", core.Wait{Duration: 1000}},

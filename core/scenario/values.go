@@ -39,19 +39,31 @@ func (p *lineParser) broker(w word) (int, error) {
 	return int(n), err
 }
 
-// duration parses 250ms, 10s, 2m or 0 into milliseconds, at least min.
-func (p *lineParser) duration(w word, min int64) (int64, error) {
+// duration parses 250ms, 10s, 2m or 0 into milliseconds, at least min and
+// at most max (the core's limit for the command: core.MaxWait, ...).
+func (p *lineParser) duration(w word, min, max int64) (int64, error) {
 	ms, ok := parseDuration(w.s)
 	if !ok {
 		return 0, p.errAt(w, "bad duration %q: want a number with ms, s or m", w.s)
 	}
-	if ms > maxDuration {
-		return 0, p.errAt(w, "duration %q too long (max %dm)", w.s, maxDuration/60000)
+	if ms > max {
+		return 0, p.errAt(w, "duration %q too long (max %s)", w.s, formatMs(max))
 	}
 	if ms < min {
 		return 0, p.errAt(w, "duration %q too short (min %dms)", w.s, min)
 	}
 	return ms, nil
+}
+
+// formatMs writes a limit in the largest unit that divides it.
+func formatMs(ms int64) string {
+	switch {
+	case ms%60000 == 0:
+		return fmt.Sprintf("%dm", ms/60000)
+	case ms%1000 == 0:
+		return fmt.Sprintf("%ds", ms/1000)
+	}
+	return fmt.Sprintf("%dms", ms)
 }
 
 // parseDuration converts a duration to ms; ok is false if it is malformed.
