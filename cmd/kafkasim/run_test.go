@@ -93,6 +93,9 @@ func TestRunJSON(t *testing.T) {
 	if !strings.Contains(out, `{"type":"failure","line":6,"msg":"expected acked p1 == m2, got m1"}`) {
 		t.Errorf("no failure line in:\n%s", out)
 	}
+	if !strings.Contains(out, `{"type":"snapshot","snapshot":{"at":`) {
+		t.Errorf("no snapshot line")
+	}
 	if last["type"] != "checker" {
 		t.Errorf("last line is not the checker's: %v", last)
 	}

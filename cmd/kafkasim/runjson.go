@@ -24,6 +24,12 @@ type jsonFailure struct {
 	Msg  string `json:"msg"`
 }
 
+// jsonSnapshot is the cluster's state at the end of the run.
+type jsonSnapshot struct {
+	Type     string         `json:"type"` // "snapshot"
+	Snapshot *core.Snapshot `json:"snapshot"`
+}
+
 // jsonChecker is the last line: what the invariant checker found.
 type jsonChecker struct {
 	Type       string            `json:"type"` // "checker"
@@ -33,7 +39,8 @@ type jsonChecker struct {
 // runScriptJSON is runScript for `run --json`: one JSON object a line,
 // a "step" before each step's events, every event as core.Event encodes
 // it (wire messages with sentAt/deliverAt included), a "failure" for each
-// failure and a final "checker" line. Exit codes and stderr are as for
+// failure, the final "snapshot" of the cluster (core.Snapshot) and a
+// "checker" line. Exit codes and stderr are as for
 // runScript.
 func runScriptJSON(file, src string, opts scenario.RunOptions, stdout, stderr io.Writer) int {
 	s, err := scenario.Parse(src)
@@ -62,6 +69,7 @@ func runScriptJSON(file, src string, opts scenario.RunOptions, stdout, stderr io
 	}
 	res := r.Finish()
 	failures()
+	enc.Encode(jsonSnapshot{"snapshot", res.Cluster.Snapshot()})
 	if !opts.NoCheck {
 		vs := check.All(res.Cluster)
 		if vs == nil {
