@@ -191,7 +191,8 @@ func sameSubscription(a, b assign.Member) bool {
 }
 
 // replaceStatic is KIP-345: a static member coming back under a new member
-// id takes over the old one; in a Stable group this needs no rebalance.
+// id takes over the old one; in a Stable group this needs no rebalance,
+// while CompletingRebalance starts a new one.
 func (g *group) replaceStatic(old, id string, req joinReq, reply func(joinResult)) {
 	m := g.members[old]
 	delete(g.members, old)
@@ -210,13 +211,19 @@ func (g *group) replaceStatic(old, id string, req joinReq, reply func(joinResult
 	g.static[req.instance] = id
 	g.emit(fmt.Sprintf("static member %s (group.instance.id=%s) replaced by %s", old, req.instance, req.client))
 	g.armSession(m)
-	if g.state == gsStable {
-		res := g.joinResultFor(m)
-		reply(res)
-		return
+	switch g.state {
+	case gsStable:
+		reply(g.joinResultFor(m))
+	case gsCompleting:
+		// GroupCoordinator.updateStaticMemberAndRebalance: the leader may
+		// already be computing an assignment naming the old member id,
+		// which the new one would never match, so the group rebalances.
+		m.joinReply = reply
+		g.prepareRebalance(fmt.Sprintf("static member %s (group.instance.id=%s) replaced while the group awaited its assignment", req.client, req.instance))
+	default:
+		m.joinReply = reply
+		g.tryCompleteJoin()
 	}
-	m.joinReply = reply
-	g.tryCompleteJoin()
 }
 
 func (g *group) addMember(id string, req joinReq, reply func(joinResult)) {
