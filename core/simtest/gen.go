@@ -131,6 +131,7 @@ type consumerInfo struct {
 	group      string // "" for a manually assigned consumer
 	alive      bool
 	autoCommit bool
+	instance   string // group.instance.id, "" for a dynamic member
 }
 
 type groupInfo struct {
@@ -145,7 +146,11 @@ type groupInfo struct {
 // runs (a command that fails anyway, such as a commit during a rebalance,
 // is fine: the runner records its error and goes on).
 type gen struct {
-	r       *xrand.Rand
+	r *xrand.Rand
+	// rs draws the static-membership choices. A stream of its own keeps
+	// r's draws, and so every other choice of a seed, as they were before
+	// static members were generated.
+	rs      *xrand.Rand
 	cfg     Config
 	unsafe  bool
 	version string
@@ -188,7 +193,7 @@ func Generate(seed uint64, cfg Config) *Case {
 	if cfg.Steps == 0 {
 		cfg.Steps = DefaultSteps
 	}
-	g := &gen{r: xrand.New(seed), cfg: cfg, unsafe: cfg.Unsafe}
+	g := &gen{r: xrand.New(seed), rs: xrand.New(seed ^ 0x5eed_57a7_1c00_0000), cfg: cfg, unsafe: cfg.Unsafe}
 	g.setup(seed)
 	for i := 0; i < cfg.Steps; i++ {
 		g.step()
@@ -420,8 +425,41 @@ func (g *gen) newConsumer() {
 	if len(topics) == 0 {
 		topics = []string{g.topics[0].name}
 	}
+	inst := g.staticInstance(gi.name)
+	if inst != "" {
+		cfg["group.instance.id"] = inst
+	}
 	g.add(core.NewConsumer{Name: name, Group: gi.name, Topics: topics, Configs: cfg})
-	g.consumers = append(g.consumers, consumerInfo{name: name, group: gi.name, alive: true, autoCommit: auto})
+	g.consumers = append(g.consumers, consumerInfo{name: name, group: gi.name, alive: true, autoCommit: auto, instance: inst})
+}
+
+// staticInstance picks a new group member's group.instance.id (KIP-345,
+// 2.3+): mostly none; sometimes the id of a dead member of the group, so
+// the new consumer takes its place (and fences it); else a fresh one.
+func (g *gen) staticInstance(group string) string {
+	if g.version == "0.8" || g.version == "0.11" || !g.rs.Chance(25) {
+		return ""
+	}
+	var free []string
+	for _, c := range g.consumers {
+		if c.group == group && c.instance != "" && !c.alive && !g.instanceLive(group, c.instance) {
+			free = append(free, c.instance)
+		}
+	}
+	if len(free) > 0 && g.rs.Chance(60) {
+		return xrand.Pick(g.rs, free)
+	}
+	return "i" + strconv.Itoa(g.clients)
+}
+
+// instanceLive reports whether a live consumer of group uses instance.
+func (g *gen) instanceLive(group, instance string) bool {
+	for _, c := range g.consumers {
+		if c.alive && c.group == group && c.instance == instance {
+			return true
+		}
+	}
+	return false
 }
 
 // hosts lists every network host: brokers, clients and the metadata
