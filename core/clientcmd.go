@@ -132,7 +132,7 @@ func (c *Cluster) busyWhy(explain bool) string {
 			}
 			why = append(why, fmt.Sprintf("producer %s has %d record(s) pending", p.Name, p.pending))
 		}
-		if k, ok := cl.(*Consumer); ok && k.alive && k.member != nil && !k.member.stable() {
+		if k, ok := cl.(*Consumer); ok && k.alive && k.member != nil && !k.member.stable() && !k.member.idle() {
 			if !explain {
 				return "busy"
 			}

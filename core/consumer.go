@@ -65,6 +65,7 @@ type membership interface {
 	pollStarted()
 	pollEnded()
 	stable() bool
+	idle() bool
 	commitSync() error
 	leave()
 }

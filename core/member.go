@@ -75,6 +75,11 @@ func (m *member) pollEnded()   { m.polling = false }
 // stable reports that the consumer has joined and has nothing pending.
 func (m *member) stable() bool { return m.state == mStable && !m.rejoin }
 
+// idle reports a poll=manual consumer outside poll with no group request
+// in flight: it joins or rejoins only when the application next polls, so
+// nothing is under way (settle does not wait for it).
+func (m *member) idle() bool { return !m.active() && !m.inflight && !m.finding && !m.committing }
+
 func (m *member) info(detail string, err string) {
 	m.c().emit(Event{Type: EvConsumerInfo, Consumer: m.k.Name, Group: m.k.Group, Generation: m.generation, Error: err, Detail: detail})
 }

@@ -275,6 +275,10 @@ func (z *zkMember) pollStarted() {
 func (z *zkMember) pollEnded()   { z.polling = false }
 func (z *zkMember) stable() bool { return z.registered && !z.running }
 
+// idle is false: the 0.8 consumer rebalances in its own threads, whether
+// or not the application polls.
+func (z *zkMember) idle() bool { return false }
+
 func (z *zkMember) commitSync() error {
 	c := z.k.c
 	done := false
