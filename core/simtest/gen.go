@@ -132,6 +132,7 @@ type consumerInfo struct {
 	alive      bool
 	autoCommit bool
 	instance   string // group.instance.id, "" for a dynamic member
+	manual     bool   // poll=manual: it joins and fetches only inside poll
 }
 
 type groupInfo struct {
@@ -147,9 +148,9 @@ type groupInfo struct {
 // is fine: the runner records its error and goes on).
 type gen struct {
 	r *xrand.Rand
-	// rs draws the static-membership choices. A stream of its own keeps
-	// r's draws, and so every other choice of a seed, as they were before
-	// static members were generated.
+	// rs draws the static-membership and manual-poll choices. A stream of
+	// its own keeps r's draws, and so every other choice of a seed, as
+	// they were before those were generated.
 	rs      *xrand.Rand
 	cfg     Config
 	unsafe  bool
@@ -197,6 +198,7 @@ func Generate(seed uint64, cfg Config) *Case {
 	g.setup(seed)
 	for i := 0; i < cfg.Steps; i++ {
 		g.step()
+		g.maybePoll()
 	}
 	final := len(g.steps)
 	g.finalPhase()
@@ -429,8 +431,33 @@ func (g *gen) newConsumer() {
 	if inst != "" {
 		cfg["group.instance.id"] = inst
 	}
+	manual := g.version != "0.8" && g.rs.Chance(20)
+	if manual {
+		cfg["poll"] = "manual"
+	}
 	g.add(core.NewConsumer{Name: name, Group: gi.name, Topics: topics, Configs: cfg})
-	g.consumers = append(g.consumers, consumerInfo{name: name, group: gi.name, alive: true, autoCommit: auto, instance: inst})
+	g.consumers = append(g.consumers, consumerInfo{name: name, group: gi.name, alive: true, autoCommit: auto, instance: inst, manual: manual})
+}
+
+// maybePoll sometimes has a poll=manual consumer poll: a few records, or
+// until its timeout (a poll joins or rejoins the group, fetches, and
+// auto-commits when the interval has passed). Not inside a power-off
+// window, which needs the cluster settled.
+func (g *gen) maybePoll() {
+	if g.window >= 0 && g.windowBroker > 0 || !g.rs.Chance(30) {
+		return
+	}
+	var manual []int
+	for i, c := range g.consumers {
+		if c.alive && c.manual {
+			manual = append(manual, i)
+		}
+	}
+	if len(manual) == 0 {
+		return
+	}
+	c := g.consumers[xrand.Pick(g.rs, manual)]
+	g.add(core.Poll{Consumer: c.name, Max: g.rs.Between(1, 20), Timeout: int64(xrand.Pick(g.rs, []int{100, 500, 2000, 10000}))})
 }
 
 // staticInstance picks a new group member's group.instance.id (KIP-345,
