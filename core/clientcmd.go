@@ -35,7 +35,7 @@ func (c *Cluster) poll(x Poll) error {
 	}
 	k.pump()
 	start := k.polled
-	err := c.runUntil(c.now+timeout, func() bool {
+	done := func() bool {
 		if !k.alive {
 			return true
 		}
@@ -43,9 +43,13 @@ func (c *Cluster) poll(x Poll) error {
 			return len(k.buffer) > 0 && (k.member == nil || k.member.stable())
 		}
 		return k.polled > start
-	})
-	if err != nil {
-		return err
+	}
+	// Records already fetched are returned at once, without waiting
+	// (KafkaConsumer.poll returns as soon as it has any).
+	if !done() {
+		if err := c.runUntil(c.now+timeout, done); err != nil {
+			return err
+		}
 	}
 	if k.alive && k.conf.manual {
 		k.deliver(max)

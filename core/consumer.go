@@ -48,7 +48,8 @@ type Consumer struct {
 	resetting map[*Partition]bool
 	fetching  map[int]bool // broker -> fetch in flight
 	fetchSeq  map[int]int
-	buffer    []bufRecord // fetched, not yet returned by poll (poll=manual)
+	buffer    []bufRecord        // fetched, not yet returned by poll (poll=manual)
+	buffered  map[*Partition]int // records of each partition in buffer
 	lastPoll  int64
 	polled    int // records returned by polls so far
 	member    membership
@@ -101,7 +102,7 @@ func (c *Cluster) newConsumer(cmd NewConsumer) error {
 		conf.autoCommit = false
 	}
 	k := &Consumer{c: c, Name: cmd.Name, Group: cmd.Group, conf: conf, alive: true, pos: map[*Partition]int64{},
-		resetting: map[*Partition]bool{}, fetching: map[int]bool{}, fetchSeq: map[int]int{}, lastPoll: c.now,
+		resetting: map[*Partition]bool{}, buffered: map[*Partition]int{}, fetching: map[int]bool{}, fetchSeq: map[int]int{}, lastPoll: c.now,
 		next: map[*Partition]int64{}, topics: cmd.Topics}
 	k.node = c.net.add(cmd.Name, nil)
 	k.meta = newMetaView(c, k.node, s, k.onMetadata, func() bool { return k.alive })
@@ -191,6 +192,8 @@ func (k *Consumer) setAssignment(parts []*Partition) {
 		for _, br := range k.buffer {
 			if keep[br.p] {
 				kept = append(kept, br)
+			} else {
+				k.buffered[br.p]--
 			}
 		}
 		k.buffer = kept
@@ -246,6 +249,11 @@ func (k *Consumer) pump() {
 			continue
 		}
 		if k.fetching[l] || !k.conns.ready(l) {
+			continue
+		}
+		if k.buffered[p] > 0 {
+			// Fetcher.fetchablePartitions: no new fetch for a partition
+			// while records fetched for it wait to be returned by poll.
 			continue
 		}
 		if leaders[l] == nil {
@@ -422,6 +430,7 @@ func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
 				for j, rec := range recs {
 					k.buffer = append(k.buffer, bufRecord{p: p, offset: base + int64(j), rec: rec})
 				}
+				k.buffered[p] += len(recs)
 			case run == nil:
 				run, runStart = recs, base
 			case runStart+int64(len(run)) == base:
@@ -481,6 +490,7 @@ func (k *Consumer) deliver(n int) int {
 			run = append(run, br.rec)
 		}
 		k.handOut(recs[i].p, recs[i].offset, run)
+		k.buffered[recs[i].p] -= len(run)
 		i = j
 	}
 	k.buffer = append(k.buffer[:0], k.buffer[n:]...)
