@@ -316,6 +316,11 @@ func (k *Consumer) resetPosition(p *Partition) {
 				return
 			}
 			delete(k.resetting, p)
+			if _, known := k.pos[p]; known {
+				// SubscriptionState.maybeSeekUnvalidated: "Skipping reset
+				// ... since reset is no longer needed".
+				return
+			}
 			k.setPosition(p, off, fmt.Sprintf("offset %d (auto.offset.reset=%s)", off, k.conf.reset))
 			k.pump()
 		})

@@ -41,14 +41,15 @@ type member struct {
 	hbSeq       int
 	hbRunning   bool
 	polling     bool // inside a poll (manual mode)
-	needOffsets map[*Partition]bool
+	needOffsets map[*Partition]bool // partitions waiting for their committed offset
+	offsetsOut  map[*Partition]bool // those in an OffsetFetch in flight
 	offsetsSent bool
 	cooperative bool
 	protocols   []string
 }
 
 func newMember(k *Consumer) *member {
-	m := &member{k: k, coord: -1, generation: -1, rejoin: true, snapshot: map[string]int{}, needOffsets: map[*Partition]bool{}}
+	m := &member{k: k, coord: -1, generation: -1, rejoin: true, snapshot: map[string]int{}, needOffsets: map[*Partition]bool{}, offsetsOut: map[*Partition]bool{}}
 	m.protocols = k.conf.assignors
 	m.cooperative = true
 	for _, name := range m.protocols {
@@ -657,14 +658,26 @@ func (m *member) fetchCommitted(p *Partition) bool {
 func (m *member) sendOffsetFetch() {
 	k, c := m.k, m.c()
 	m.offsetsSent = false
+	// Only partitions no OffsetFetch in flight covers: asking twice, the
+	// later answer would reset a position set since from the earlier one
+	// (ConsumerCoordinator keeps one pending OffsetFetch per partition set).
 	var parts []*Partition
 	for p := range m.needOffsets {
-		parts = append(parts, p)
+		if !m.offsetsOut[p] {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return
 	}
 	sortParts(parts)
+	for _, p := range parts {
+		m.offsetsOut[p] = true
+	}
 	retry := func() {
 		for _, p := range parts {
 			delete(m.needOffsets, p)
+			delete(m.offsetsOut, p)
 			delete(k.resetting, p)
 		}
 		k.after(k.conf.backoff, k.pump)
@@ -684,8 +697,9 @@ func (m *member) sendOffsetFetch() {
 			}
 			for _, p := range parts {
 				delete(m.needOffsets, p)
+				delete(m.offsetsOut, p)
 				delete(k.resetting, p)
-				if !k.owns(p) {
+				if _, known := k.pos[p]; known || !k.owns(p) {
 					continue
 				}
 				if off := offs[p]; off >= 0 {
