@@ -40,7 +40,7 @@ type member struct {
 	nextCommit  int64
 	hbSeq       int
 	hbRunning   bool
-	polling     bool // inside a poll (manual mode)
+	polling     bool                // inside a poll (manual mode)
 	needOffsets map[*Partition]bool // partitions waiting for their committed offset
 	offsetsOut  map[*Partition]bool // those in an OffsetFetch in flight
 	offsetsSent bool
