@@ -42,22 +42,7 @@ func BenchmarkGroupEndToEnd(b *testing.B) {
 	start := polled()
 	b.ReportAllocs()
 	b.ResetTimer()
-	sent := 0
-	for sent < b.N {
-		n := min(benchChunk, b.N-sent)
-		if err := c.Apply(Produce{Producer: "p1", Topic: "bench", Value: "v", Count: n}); err != nil {
-			b.Fatal(err)
-		}
-		sent += n
-		for deadline := c.now + 60_000; polled()-start < sent; {
-			if c.now > deadline {
-				b.Fatalf("group got %d of %d records", polled()-start, sent)
-			}
-			if err := c.Advance(5); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	produceAndDrain(b, c, func() int { return polled() - start }, 5)
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }

@@ -54,24 +54,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	b.ResetTimer()
-	sent := 0
-	for sent < b.N {
-		n := min(benchChunk, b.N-sent)
-		if err := c.Apply(Produce{Producer: "p1", Topic: "bench", Value: "v", Count: n}); err != nil {
-			b.Fatal(err)
-		}
-		sent += n
-		// Virtual time runs until the consumer has every record sent so far.
-		deadline := c.now + 60_000
-		for k.polled-start < sent {
-			if c.now >= deadline {
-				b.Fatalf("consumer got %d of %d records after 60 s of virtual time", k.polled-start, sent)
-			}
-			if err := c.Advance(10); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	produceAndDrain(b, c, func() int { return k.polled - start }, 10)
 	b.StopTimer()
 	runtime.ReadMemStats(&after)
 	if got := k.polled - start; got != b.N || p.pending != 0 {
@@ -87,4 +70,29 @@ func BenchmarkEndToEnd(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "records/s")
 	// allocs/op rounds down to 0: say how many there are per 1000 records.
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)*1000/float64(b.N), "allocs/krec")
+}
+
+// produceAndDrain sends b.N records through producer p1 to topic "bench" in
+// chunks of benchChunk, and after each chunk advances virtual time by step
+// ms at a time until consumed() (records the consumers received since the
+// start) has every record sent so far; it fails the benchmark after 60 s
+// of virtual time without that.
+func produceAndDrain(b *testing.B, c *Cluster, consumed func() int, step int64) {
+	sent := 0
+	for sent < b.N {
+		n := min(benchChunk, b.N-sent)
+		if err := c.Apply(Produce{Producer: "p1", Topic: "bench", Value: "v", Count: n}); err != nil {
+			b.Fatal(err)
+		}
+		sent += n
+		deadline := c.now + 60_000
+		for consumed() < sent {
+			if c.now >= deadline {
+				b.Fatalf("consumers got %d of %d records after 60 s of virtual time", consumed(), sent)
+			}
+			if err := c.Advance(step); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }
