@@ -329,12 +329,7 @@ func OffsetRegressions(c *core.Cluster) []Violation {
 		if !ok {
 			order = append(order, k)
 		}
-		at := len(cs)
-		for at > 0 && LogBefore(cm, cs[at-1]) {
-			at--
-		}
-		cs = slices.Insert(cs, at, cm)
-		byKey[k] = cs
+		byKey[k], _ = InsertInLogOrder(cs, cm)
 	}
 	var out []Violation
 	for _, k := range order {
@@ -347,6 +342,16 @@ func OffsetRegressions(c *core.Cluster) []Violation {
 		}
 	}
 	return out
+}
+
+// InsertInLogOrder inserts cm into cs, a group partition's commits in log
+// order (see LogBefore), and returns the new list and cm's index in it.
+func InsertInLogOrder(cs []core.CommitRecord, cm core.CommitRecord) ([]core.CommitRecord, int) {
+	at := len(cs)
+	for at > 0 && LogBefore(cm, cs[at-1]) {
+		at--
+	}
+	return slices.Insert(cs, at, cm), at
 }
 
 // LogBefore reports whether commit a sits before commit b in their

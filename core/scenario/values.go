@@ -47,23 +47,12 @@ func (p *lineParser) duration(w word, min, max int64) (int64, error) {
 		return 0, p.errAt(w, "bad duration %q: want a number with ms, s or m", w.s)
 	}
 	if ms > max {
-		return 0, p.errAt(w, "duration %q too long (max %s)", w.s, formatMs(max))
+		return 0, p.errAt(w, "duration %q too long (max %s)", w.s, formatDuration(max))
 	}
 	if ms < min {
 		return 0, p.errAt(w, "duration %q too short (min %dms)", w.s, min)
 	}
 	return ms, nil
-}
-
-// formatMs writes a limit in the largest unit that divides it.
-func formatMs(ms int64) string {
-	switch {
-	case ms%60000 == 0:
-		return fmt.Sprintf("%dm", ms/60000)
-	case ms%1000 == 0:
-		return fmt.Sprintf("%ds", ms/1000)
-	}
-	return fmt.Sprintf("%dms", ms)
 }
 
 // parseDuration converts a duration to ms; ok is false if it is malformed.

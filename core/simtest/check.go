@@ -481,14 +481,7 @@ func (ck *checker) regressions(h *core.History) []check.Violation {
 	for ; ck.nCommits < len(h.Commits); ck.nCommits++ {
 		cm := h.Commits[ck.nCommits]
 		k := groupPart{cm.Group, cm.Partition}
-		cs := ck.commits[k]
-		at := len(cs)
-		for at > 0 && check.LogBefore(cm, cs[at-1]) {
-			at--
-		}
-		cs = append(cs, core.CommitRecord{})
-		copy(cs[at+1:], cs[at:])
-		cs[at] = cm
+		cs, at := check.InsertInLogOrder(ck.commits[k], cm)
 		ck.commits[k] = cs
 		if ck.regressed[k] {
 			continue

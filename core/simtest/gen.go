@@ -448,8 +448,8 @@ func (g *gen) maybePoll() {
 		return
 	}
 	var manual []int
-	for i, c := range g.consumers {
-		if c.alive && c.manual {
+	for _, i := range g.liveConsumers() {
+		if g.consumers[i].manual {
 			manual = append(manual, i)
 		}
 	}
