@@ -45,11 +45,10 @@ func (c *Cluster) poll(x Poll) error {
 		return k.polled > start
 	}
 	// Records already fetched are returned at once, without waiting
-	// (KafkaConsumer.poll returns as soon as it has any).
-	if !done() {
-		if err := c.runUntil(c.now+timeout, done); err != nil {
-			return err
-		}
+	// (KafkaConsumer.poll returns as soon as it has any): runUntil checks
+	// done first.
+	if err := c.runUntil(c.now+timeout, done); err != nil {
+		return err
 	}
 	if k.alive && k.conf.manual {
 		k.deliver(max)
@@ -105,9 +104,6 @@ func (c *Cluster) settle(maxMs int64) error {
 	}
 	if maxMs > MaxWait {
 		return fmt.Errorf("settle max=%d ms: at most 24 hours", maxMs)
-	}
-	if c.settled() {
-		return nil
 	}
 	if err := c.runUntil(c.now+maxMs, c.settled); err != nil {
 		return err

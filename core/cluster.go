@@ -182,8 +182,12 @@ func (c *Cluster) Advance(d int64) error {
 }
 
 // runUntil fires timers up to end (inclusive), stopping early when stop
-// (checked after each virtual millisecond with work) returns true.
+// returns true: it is checked first (nothing runs if it already holds),
+// then after each virtual millisecond with work.
 func (c *Cluster) runUntil(end int64, stop func() bool) error {
+	if stop != nil && stop() {
+		return c.fault
+	}
 	for {
 		at, ok := c.sched.peek()
 		if !ok || at > end {
