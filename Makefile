@@ -2,9 +2,9 @@
 GO      ?= go
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
 
-.PHONY: test test-native test-wasm vet purity bench build simtest
+.PHONY: test test-native test-wasm vet purity selfcontained bench build simtest
 
-test: vet purity test-native test-wasm
+test: vet purity selfcontained test-native test-wasm
 
 build:
 	$(GO) build ./...
@@ -17,6 +17,10 @@ vet:
 # purity: core/ must stay a pure state machine (no I/O, no clocks, no goroutines).
 purity:
 	./scripts/purity.sh
+
+# selfcontained: no tracked file names a path outside the repository.
+selfcontained:
+	./scripts/selfcontained.sh
 
 test-native:
 	$(GO) test -count=1 ./...

@@ -5,7 +5,7 @@ import "fmt"
 // DefaultVersion is the preset used when a cluster names none.
 const DefaultVersion = "4.0"
 
-// preset is a Kafka version's mechanisms and defaults (KAFKA-FACTS.md). A
+// preset is a Kafka version's mechanisms and defaults (docs/kafka-facts.md). A
 // preset only picks mechanisms and default values; every knob can still be
 // set on its own.
 type preset struct {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Vectors from Kafka's UtilsTest.testMurmur2 (see KAFKA-FACTS.md section 1).
+// Vectors from Kafka's UtilsTest.testMurmur2 (see docs/kafka-facts.md section 1).
 var murmurVectors = []struct {
 	in   string
 	want int32

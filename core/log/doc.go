@@ -11,6 +11,6 @@
 // immutable once appended and are shared by pointer between the leader's
 // log, followers' logs and consumers.
 //
-// Facts cited in comments refer to /work/shared/KAFKA-FACTS.md section 2 and
+// Facts cited in comments refer to docs/kafka-facts.md (section 2) in the repository root and
 // to the Kafka class named next to them.
 package log
