@@ -1,6 +1,8 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // startLeaderRebalance arms the controller's periodic preferred-leader
 // check (auto.leader.rebalance.enable, every
@@ -50,14 +52,4 @@ func (m *metadata) rebalanceLeaders() {
 		}
 	}
 	m.propagate(changed, nil)
-}
-
-// controllerUp reports whether the controller can act: always in KRaft;
-// in ZK mode when the controller broker's process runs unpaused.
-func (m *metadata) controllerUp() bool {
-	if m.kraft {
-		return true
-	}
-	b := m.c.Broker(m.controller)
-	return b != nil && b.state == stateUp
 }

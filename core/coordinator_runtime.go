@@ -6,66 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kafkasim/kafkasim/core/hash"
 	"github.com/kafkasim/kafkasim/core/log"
 )
-
-// offsetsTopic is Kafka's internal topic for group metadata and offsets.
-const offsetsTopic = "__consumer_offsets"
-
-// coordinator is a broker's group coordinator: it owns the groups whose
-// __consumer_offsets partition this broker leads, loaded from that
-// partition's log when it becomes leader.
-type coordinator struct {
-	b      *Broker
-	groups map[string]*group
-	loaded map[*Partition]bool
-}
-
-func newCoordinator(b *Broker) *coordinator {
-	return &coordinator{b: b, groups: map[string]*group{}, loaded: map[*Partition]bool{}}
-}
-
-func (co *coordinator) after(d int64, fn func()) { co.b.after(d, fn) }
-
-// offsetsPartition returns the group's __consumer_offsets partition, or nil
-// if the topic does not exist yet.
-func (c *Cluster) offsetsPartition(groupID string) *Partition {
-	t := c.topics[offsetsTopic]
-	if t == nil {
-		return nil
-	}
-	return t.Partitions[hash.CoordinatorPartition(groupID, len(t.Partitions))]
-}
-
-// createOffsetsTopic creates __consumer_offsets on first use, with
-// offsets.topic.num.partitions partitions and
-// offsets.topic.replication.factor replicas (enforced since 0.11: until
-// that many brokers are alive, groups have no coordinator).
-func (c *Cluster) createOffsetsTopic() error {
-	if c.topics[offsetsTopic] != nil {
-		return nil
-	}
-	return c.createTopic(CreateTopic{Topic: offsetsTopic, Partitions: c.bc.offsetsPartitions, RF: c.bc.offsetsRF}, false)
-}
-
-// lookup finds a loaded group, creating it if create is set; the error is
-// NOT_COORDINATOR when this broker does not host the group.
-func (co *coordinator) lookup(id string, create bool) (*group, string) {
-	p := co.b.c.offsetsPartition(id)
-	if p == nil || !co.loaded[p] {
-		return nil, "NOT_COORDINATOR"
-	}
-	g := co.groups[id]
-	if g == nil && create {
-		g = newGroup(co, id, p)
-		co.groups[id] = g
-	}
-	if g == nil {
-		return nil, "GROUP_ID_NOT_FOUND"
-	}
-	return g, ""
-}
 
 // load takes over the groups of an offsets partition this broker now
 // leads, replaying its log: offset commits and group metadata records.
@@ -108,19 +50,6 @@ func (co *coordinator) unload(p *Partition) {
 	}
 }
 
-func (g *group) failPending(m *gmember, err string) {
-	if m.joinReply != nil {
-		r := m.joinReply
-		m.joinReply = nil
-		r(joinResult{err: err})
-	}
-	if m.syncReply != nil {
-		r := m.syncReply
-		m.syncReply = nil
-		r(syncResult{err: err})
-	}
-}
-
 // offsetRecord and groupRecord are what the coordinator writes to
 // __consumer_offsets: readable, and enough to rebuild the group.
 type groupRecord struct {
@@ -140,10 +69,6 @@ type memberRecord struct {
 	Protocols  []string `json:"protocols"`
 	Topics     []string `json:"topics"`
 	Assignment []string `json:"assignment"`
-}
-
-func offsetValue(group string, p *Partition, off int64) string {
-	return group + "/" + p.Name + "=" + strconv.FormatInt(off, 10)
 }
 
 // replay applies one __consumer_offsets record to the in-memory groups.

@@ -2,8 +2,6 @@ package core
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/kafkasim/kafkasim/core/assign"
 )
@@ -71,7 +69,8 @@ func (m *member) c() *Cluster { return m.k.c }
 func (m *member) active() bool { return !m.k.conf.manual || m.polling }
 
 func (m *member) pollStarted() { m.polling = true; m.ensure() }
-func (m *member) pollEnded()   { m.polling = false }
+
+func (m *member) pollEnded() { m.polling = false }
 
 // stable reports that the consumer has joined and has nothing pending.
 func (m *member) stable() bool { return m.state == mStable && !m.rejoin }
@@ -176,21 +175,6 @@ func (m *member) connectionReset(id int) {
 	})
 }
 
-// subscription returns the subscribed topics: the configured list, or
-// every non-internal topic the consumer knows (a pattern subscription).
-func (k *Consumer) subscription() []string {
-	if len(k.topics) > 0 {
-		return k.topics
-	}
-	var out []string
-	for _, t := range sortedKeys(k.meta.counts) {
-		if !strings.HasPrefix(t, "__") {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // joinGroup sends JoinGroup, after onJoinPrepare: with an eager protocol
 // the consumer commits (if auto-commit is on) and gives up every partition
 // before joining; a cooperative one keeps them.
@@ -286,36 +270,6 @@ func (m *member) onJoin(res joinResult) {
 	m.syncGroup(plan)
 }
 
-// assign runs the group's assignor on the leader over the members'
-// subscriptions and this consumer's metadata.
-func (m *member) assign(members []assign.Member) map[string][]*Partition {
-	k, c := m.k, m.c()
-	a, err := assign.ByName(m.protocol)
-	if err != nil {
-		return nil
-	}
-	counts := map[string]int{}
-	var topics []string
-	for _, mem := range members {
-		for _, t := range mem.Topics {
-			if n := k.meta.counts[t]; n > 0 {
-				counts[t] = n
-			}
-			topics = append(topics, t)
-		}
-	}
-	m.snapshot = k.meta.snapshot(topics)
-	plan := map[string][]*Partition{}
-	for id, tps := range a.Assign(counts, members) {
-		for _, tp := range tps {
-			if t := c.topics[tp.Topic]; t != nil && tp.Partition < len(t.Partitions) {
-				plan[id] = append(plan[id], t.Partitions[tp.Partition])
-			}
-		}
-	}
-	return plan
-}
-
 // syncGroup sends SyncGroup (the leader's carries the assignment).
 func (m *member) syncGroup(plan map[string][]*Partition) {
 	k, c := m.k, m.c()
@@ -386,24 +340,6 @@ func (m *member) onSync(res syncResult) {
 		m.ensure()
 	}
 	k.pump()
-}
-
-// prepareDone ends onJoinPrepare: eager protocols revoke every partition.
-func (m *member) prepareDone() {
-	if !m.cooperative {
-		m.revokeAll("rebalance")
-	}
-	m.prepared = true
-}
-
-// revokeAll gives up every partition (eager rebalance, or lost membership).
-func (m *member) revokeAll(why string) {
-	if len(m.owned) == 0 {
-		return
-	}
-	m.info(fmt.Sprintf("%s revoked [%s] (%s)", m.k.Name, partNames(m.owned), why), "")
-	m.owned = nil
-	m.k.setAssignment(nil)
 }
 
 // reset forgets the membership after UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION:
@@ -478,49 +414,6 @@ func (m *member) onHeartbeat(err string) {
 	}
 }
 
-// onMetadata: on the leader, a topic it assigned changed its partition
-// count since the assignment (or a pattern subscription gained a topic):
-// rejoin. Only the leader checks (ConsumerCoordinator.rejoinNeededOrPending).
-func (m *member) onMetadata() {
-	if m.state != mStable || m.rejoin || m.snapshot == nil {
-		return
-	}
-	k := m.k
-	changed := !sameCounts(k.meta.snapshot(keysOf(m.snapshot)), m.snapshot)
-	if len(k.topics) == 0 && !subsetKeys(k.subscription(), m.snapshot) {
-		changed = true // the pattern subscription matches a new topic
-	}
-	if changed {
-		m.info(fmt.Sprintf("%s (leader) sees partitions change in the group's topics: rejoining", k.Name), "")
-		m.rejoin = true
-		m.ensure()
-	}
-}
-
-func keysOf(m map[string]int) []string { return sortedKeys(m) }
-
-// subsetKeys reports whether every topic is in m.
-func subsetKeys(topics []string, m map[string]int) bool {
-	for _, t := range topics {
-		if _, ok := m[t]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func sameCounts(a, b map[string]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
-}
-
 // pollTimer enforces max.poll.interval.ms for poll=manual consumers: the
 // heartbeat thread leaves the group when the application stops polling.
 func (m *member) pollTimer() {
@@ -540,82 +433,6 @@ func (m *member) pollTimer() {
 	k.after(1000, tick)
 }
 
-// onPoll runs at the end of each poll: auto-commit when due
-// (ConsumerCoordinator.maybeAutoCommitOffsetsAsync).
-func (m *member) onPoll() {
-	k := m.k
-	if !k.conf.autoCommit || m.state != mStable || k.c.now < m.nextCommit {
-		return
-	}
-	m.nextCommit = k.c.now + k.conf.autoCommitMs
-	m.sendCommit(nil)
-}
-
-// commitSync commits the current positions and waits (in virtual time)
-// for the answer.
-func (m *member) commitSync() error {
-	k, c := m.k, m.c()
-	if m.coord < 0 {
-		return fmt.Errorf("commit failed: COORDINATOR_NOT_AVAILABLE")
-	}
-	var result *string
-	m.sendCommit(func(err string) { result = &err })
-	if err := c.runUntil(c.now+k.conf.requestTimeout, func() bool { return result != nil }); err != nil {
-		return err
-	}
-	switch {
-	case result == nil:
-		return fmt.Errorf("commit timed out")
-	case *result == "ILLEGAL_GENERATION" || *result == "UNKNOWN_MEMBER_ID" || *result == "REBALANCE_IN_PROGRESS":
-		return fmt.Errorf("CommitFailedException (%s): the group has already rebalanced and assigned the partitions to another member", *result)
-	case *result != "":
-		return fmt.Errorf("commit failed: %s", *result)
-	}
-	return nil
-}
-
-// sendCommit sends OffsetCommit with the positions of owned partitions.
-func (m *member) sendCommit(done func(string)) {
-	k, c := m.k, m.c()
-	b := c.Broker(m.coord)
-	if b == nil {
-		if done != nil {
-			done("COORDINATOR_NOT_AVAILABLE")
-		}
-		return
-	}
-	req := commitReq{group: k.Group, memberID: m.id, generation: m.generation, offsets: map[*Partition]int64{}}
-	for _, p := range m.owned {
-		if off, ok := k.next[p]; ok {
-			req.offsets[p] = off
-			req.order = append(req.order, p)
-		}
-	}
-	finished := false
-	finish := func(err string) {
-		if !finished {
-			finished = true
-			if err != "" {
-				m.info(fmt.Sprintf("%s: offset commit failed: %s", k.Name, err), err)
-			}
-			if done != nil {
-				done(err)
-			}
-		}
-	}
-	k.send(b, "OffsetCommit", func() {
-		b.groups.handleCommit(req, func(err string) {
-			k.reply(b, "OffsetCommitResponse", func() {
-				finish(err)
-				if err == "NOT_COORDINATOR" {
-					m.coordinatorLost(err)
-				}
-			})
-		})
-	}, func() { finish("COORDINATOR_NOT_AVAILABLE") })
-	k.after(k.conf.requestTimeout, func() { finish("REQUEST_TIMED_OUT") })
-}
-
 // sendLeave sends LeaveGroup (not for static members, who leave only by
 // session timeout).
 func (m *member) sendLeave() {
@@ -630,106 +447,4 @@ func (m *member) sendLeave() {
 			g.leave(id)
 		}
 	}, nil)
-}
-
-// leave is KafkaConsumer.close: commit (auto-commit) then LeaveGroup.
-func (m *member) leave() {
-	if m.k.conf.autoCommit && m.state == mStable {
-		m.sendCommit(nil)
-	}
-	m.sendLeave()
-}
-
-// fetchCommitted queues p for an OffsetFetch; the consumer starts at the
-// committed offset, or by auto.offset.reset if there is none.
-func (m *member) fetchCommitted(p *Partition) bool {
-	if m.needOffsets[p] {
-		return true
-	}
-	m.needOffsets[p] = true
-	m.k.resetting[p] = true
-	if !m.offsetsSent {
-		m.offsetsSent = true
-		m.k.after(0, m.sendOffsetFetch)
-	}
-	return true
-}
-
-func (m *member) sendOffsetFetch() {
-	k, c := m.k, m.c()
-	m.offsetsSent = false
-	// Only partitions no OffsetFetch in flight covers: asking twice, the
-	// later answer would reset a position set since from the earlier one
-	// (ConsumerCoordinator keeps one pending OffsetFetch per partition set).
-	var parts []*Partition
-	for p := range m.needOffsets {
-		if !m.offsetsOut[p] {
-			parts = append(parts, p)
-		}
-	}
-	if len(parts) == 0 {
-		return
-	}
-	sortParts(parts)
-	for _, p := range parts {
-		m.offsetsOut[p] = true
-	}
-	retry := func() {
-		for _, p := range parts {
-			delete(m.needOffsets, p)
-			delete(m.offsetsOut, p)
-			delete(k.resetting, p)
-		}
-		k.after(k.conf.backoff, k.pump)
-	}
-	b := c.Broker(m.coord)
-	if b == nil {
-		retry()
-		return
-	}
-	k.send(b, "OffsetFetch", func() {
-		offs, err := b.groups.handleOffsetFetch(k.Group, parts)
-		k.reply(b, "OffsetFetchResponse", func() {
-			if err != "" {
-				m.coordinatorLost(err)
-				retry()
-				return
-			}
-			for _, p := range parts {
-				delete(m.needOffsets, p)
-				delete(m.offsetsOut, p)
-				delete(k.resetting, p)
-				if _, known := k.pos[p]; known || !k.owns(p) {
-					continue
-				}
-				if off := offs[p]; off >= 0 {
-					k.setPosition(p, off, fmt.Sprintf("committed offset %d", off))
-				} else {
-					k.resetPosition(p)
-				}
-			}
-			k.pump()
-		})
-	}, retry)
-}
-
-func sortParts(ps []*Partition) {
-	sort.Slice(ps, func(i, j int) bool { return partLess(ps[i], ps[j]) })
-}
-
-func containsPart(ps []*Partition, p *Partition) bool {
-	for _, x := range ps {
-		if x == p {
-			return true
-		}
-	}
-	return false
-}
-
-func partNames(ps []*Partition) string {
-	names := make([]string, len(ps))
-	for i, p := range ps {
-		names[i] = p.Name
-	}
-	return strings.Join(names, ",")
 }

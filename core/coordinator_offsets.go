@@ -2,45 +2,10 @@ package core
 
 import (
 	"fmt"
+	"strconv"
 
-	"github.com/kafkasim/kafkasim/core/assign"
 	"github.com/kafkasim/kafkasim/core/log"
 )
-
-// joinReq is a JoinGroup request.
-type joinReq struct {
-	group       string
-	memberID    string
-	client      string
-	instance    string
-	protocols   []string
-	sub         assign.Member
-	sessionMs   int64
-	rebalanceMs int64
-}
-
-// uuid returns a deterministic 8-hex-digit id (member ids are
-// clientId + "-" + UUID in Kafka).
-func (c *Cluster) uuid() string { return fmt.Sprintf("%08x", uint32(c.rng.Uint64())) }
-
-// findCoordinator answers FindCoordinator on any broker: the leader of the
-// group's __consumer_offsets partition, per this broker's metadata.
-func (b *Broker) findCoordinator(groupID string) (int, string) {
-	c := b.c
-	p := c.offsetsPartition(groupID)
-	if p == nil {
-		if err := c.createOffsetsTopic(); err != nil {
-			c.emit(Event{Type: EvInfo, Broker: b.ID, Group: groupID, Error: "COORDINATOR_NOT_AVAILABLE",
-				Detail: fmt.Sprintf("cannot create %s: %v", offsetsTopic, err)})
-		}
-		return -1, "COORDINATOR_NOT_AVAILABLE"
-	}
-	st, ok := b.cache[p]
-	if !ok || st.leader < 0 {
-		return -1, "COORDINATOR_NOT_AVAILABLE"
-	}
-	return st.leader, ""
-}
 
 // commitReq is an OffsetCommit request; generation -1 with no member id is
 // a commit from a consumer outside the group protocol.
@@ -114,17 +79,6 @@ func (co *coordinator) handleOffsetFetch(groupID string, parts []*Partition) (ma
 	return out, ""
 }
 
-// onLeadershipChange loads or unloads groups when this broker starts or
-// stops leading an offsets partition (GroupCoordinator.onElection/onResignation).
-func (r *Replica) onLeadershipChange() {
-	if r.p.Topic.Name != offsetsTopic {
-		return
-	}
-	co := r.b.groups
-	if r.role == roleLeader {
-		co.unload(r.p)
-		co.load(r)
-		return
-	}
-	co.unload(r.p)
+func offsetValue(group string, p *Partition, off int64) string {
+	return group + "/" + p.Name + "=" + strconv.FormatInt(off, 10)
 }

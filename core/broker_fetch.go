@@ -6,6 +6,22 @@ import (
 	"github.com/kafkasim/kafkasim/core/log"
 )
 
+// fetchPart is one partition of a Fetch request.
+type fetchPart struct {
+	p      *Partition
+	offset int64
+	epoch  int32
+}
+
+// fetchResult is one partition of a Fetch response.
+type fetchResult struct {
+	p       *Partition
+	batches []*log.Batch
+	hw      int64
+	leo     int64
+	err     string
+}
+
 // parkedFetch is a Fetch the leader holds until data arrives or its wait
 // ends (DelayedFetch): followers are woken by appends, consumers by the HW
 // moving, since they only read below it.

@@ -1,0 +1,57 @@
+package core
+
+import (
+	"sort"
+)
+
+// topicMeta is one topic in a Metadata response.
+type topicMeta struct {
+	name  string
+	err   string
+	parts []partMeta
+}
+
+type partMeta struct {
+	p      *Partition
+	leader int
+	epoch  int32
+}
+
+// metadataFor answers a Metadata request from the broker's cache. An
+// unknown topic is created when auto.create.topics.enable is on (the answer
+// is then LEADER_NOT_AVAILABLE until the leaders are known).
+func (b *Broker) metadataFor(topics []string) []topicMeta {
+	if topics == nil { // all topics
+		for _, t := range b.c.order {
+			if _, known := b.cache[t.Partitions[0]]; known && !t.Internal {
+				topics = append(topics, t.Name)
+			}
+		}
+	}
+	out := make([]topicMeta, 0, len(topics))
+	for _, name := range topics {
+		t := b.c.topics[name]
+		tm := topicMeta{name: name}
+		if t == nil {
+			tm.err = "UNKNOWN_TOPIC_OR_PARTITION"
+			if b.c.bc.autoCreate && validTopicName(name) == nil && len(name) > 0 && name[0] != '_' {
+				if b.c.createTopic(CreateTopic{Topic: name, Partitions: b.c.bc.numPartitions, RF: b.c.bc.defaultRF}, false) == nil {
+					tm.err = "LEADER_NOT_AVAILABLE"
+				}
+			}
+			out = append(out, tm)
+			continue
+		}
+		for _, p := range t.Partitions {
+			if st, ok := b.cache[p]; ok { // partitions the broker has not heard of yet are left out
+				tm.parts = append(tm.parts, partMeta{p: p, leader: st.leader, epoch: st.epoch})
+			}
+		}
+		if len(tm.parts) == 0 {
+			tm.err = "LEADER_NOT_AVAILABLE"
+		}
+		out = append(out, tm)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}

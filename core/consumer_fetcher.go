@@ -1,0 +1,231 @@
+package core
+
+import (
+	"fmt"
+
+	"github.com/kafkasim/kafkasim/core/log"
+)
+
+type bufRecord struct {
+	p      *Partition
+	offset int64
+	rec    log.Record
+}
+
+// maxBuffered bounds a manual consumer's prefetch buffer.
+const maxBuffered = 100_000
+
+// pump starts whatever the consumer needs next: positions for new
+// partitions, then fetches to each leader.
+func (k *Consumer) pump() {
+	if !k.alive {
+		return
+	}
+	for _, p := range k.assigned {
+		if _, ok := k.pos[p]; !ok && !k.resetting[p] {
+			k.initPosition(p)
+		}
+	}
+	if k.conf.manual && len(k.buffer) >= maxBuffered {
+		return
+	}
+	leaders := map[int][]fetchPart{}
+	var order []int
+	for _, p := range k.assigned {
+		pos, ok := k.pos[p]
+		if !ok {
+			continue
+		}
+		l := k.meta.leader(p)
+		if l < 0 {
+			k.meta.refresh()
+			continue
+		}
+		if k.fetching[l] || !k.conns.ready(l) {
+			continue
+		}
+		if k.buffered[p] > 0 {
+			// Fetcher.fetchablePartitions: no new fetch for a partition
+			// while records fetched for it wait to be returned by poll.
+			continue
+		}
+		if leaders[l] == nil {
+			order = append(order, l)
+		}
+		epoch := int32(-1)
+		if e, ok := k.meta.epochs[p]; ok && k.c.preset.clientEpochs {
+			epoch = e // KIP-320: the leader checks it (FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH)
+		}
+		leaders[l] = append(leaders[l], fetchPart{p: p, offset: pos, epoch: epoch})
+	}
+	for _, l := range order {
+		k.fetch(l, leaders[l])
+	}
+}
+
+// fetch sends one Fetch to leader l for parts.
+func (k *Consumer) fetch(l int, parts []fetchPart) {
+	c := k.c
+	b := c.Broker(l)
+	k.fetching[l] = true
+	k.fetchSeq[l]++
+	seq := k.fetchSeq[l]
+	finish := func() bool {
+		if !k.fetching[l] || k.fetchSeq[l] != seq {
+			return false
+		}
+		k.fetching[l] = false
+		return true
+	}
+	k.send(b, "Fetch", func() {
+		pf := &parkedFetch{replica: -1, parts: parts, maxBytes: k.conf.maxPartBytes * len(parts), respond: func(res []fetchResult) {
+			k.reply(b, "FetchResponse", func() {
+				if finish() {
+					k.onFetch(parts, res)
+					k.pump()
+				}
+			})
+		}}
+		b.serveFetch(pf, k.conf.fetchWaitMs)
+	}, func() {
+		if finish() {
+			k.lostConnection(l, "connection refused")
+		}
+	})
+	k.after(k.conf.requestTimeout, func() {
+		if finish() {
+			k.lostConnection(l, "request timed out")
+		}
+	})
+}
+
+func (k *Consumer) lostConnection(l int, why string) {
+	k.conns.failed(l, why)
+	k.meta.refresh()
+	k.pump()
+}
+
+// brokerReset: broker id's process died; an in-flight fetch to it fails
+// one network hop later.
+func (k *Consumer) brokerReset(id int) {
+	if m, ok := k.member.(*member); ok && k.alive {
+		m.connectionReset(id)
+	}
+	if !k.alive || !k.fetching[id] {
+		return
+	}
+	seq := k.fetchSeq[id]
+	k.after(k.c.bc.latency, func() {
+		if k.fetching[id] && k.fetchSeq[id] == seq {
+			k.fetching[id] = false
+			k.lostConnection(id, "connection reset")
+		}
+	})
+}
+
+// onFetch takes records at or after each position (a fetch returns whole
+// batches): poll=auto hands them to the application at once, poll=manual
+// buffers them for the next poll.
+func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
+	for i, fr := range res {
+		p := fr.p
+		pos, ok := k.pos[p]
+		if !ok || pos != parts[i].offset || !k.owns(p) {
+			continue
+		}
+		switch fr.err {
+		case "":
+		case "OFFSET_OUT_OF_RANGE":
+			k.c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Offset: pos, Error: fr.err, Detail: fmt.Sprintf("%s %s: offset %d out of range (OFFSET_OUT_OF_RANGE): reset (auto.offset.reset=%s)", k.Name, p.Name, pos, k.conf.reset)})
+			// Fetcher.handleOffsetOutOfRange: the position is reset by
+			// auto.offset.reset, not from the committed offset.
+			k.c.history.reset(ResetRecord{Consumer: k.Name, Group: k.Group, Partition: p.Name, From: pos, At: k.c.now})
+			delete(k.pos, p)
+			k.resetPosition(p)
+			continue
+		default:
+			k.meta.refresh()
+			continue
+		}
+		var run []log.Record // poll=auto: one hand-out per partition and fetch
+		runStart := int64(-1)
+		for _, bt := range fr.batches {
+			recs, base := bt.Records, bt.BaseOffset
+			if base < pos {
+				if pos-base >= int64(len(recs)) {
+					continue
+				}
+				recs, base = recs[pos-base:], pos
+			}
+			switch {
+			case k.conf.manual:
+				for j, rec := range recs {
+					k.buffer = append(k.buffer, bufRecord{p: p, offset: base + int64(j), rec: rec})
+				}
+				k.buffered[p] += len(recs)
+			case run == nil:
+				run, runStart = recs, base
+			case runStart+int64(len(run)) == base:
+				run = append(run[:len(run):len(run)], recs...) // copies: batches are shared
+			default:
+				k.handOut(p, runStart, run)
+				run, runStart = recs, base
+			}
+			pos = base + int64(len(recs))
+		}
+		if run != nil {
+			k.handOut(p, runStart, run)
+		}
+		k.pos[p] = pos
+	}
+	if !k.conf.manual {
+		k.pollDone()
+	}
+}
+
+// handOut returns a run of consecutive records of p (first at offset
+// base) to the application: history, one event, the position.
+func (k *Consumer) handOut(p *Partition, base int64, recs []log.Record) {
+	c := k.c
+	if !c.history.off {
+		for j, rec := range recs {
+			c.history.consume(Delivery{Consumer: k.Name, Group: k.Group, Partition: p.Name, Offset: base + int64(j), Value: rec.Value, At: c.now, Session: k.session})
+		}
+	}
+	if !c.quiet {
+		c.emit(Event{Type: EvConsume, Consumer: k.Name, Group: k.Group, Partition: p.Name, Offset: base, Records: recs})
+	}
+	k.next[p] = base + int64(len(recs))
+	k.polled += len(recs)
+}
+
+// pollDone ends a poll: auto-commit runs if due.
+func (k *Consumer) pollDone() {
+	k.lastPoll = k.c.now
+	if k.member != nil {
+		k.member.onPoll()
+	}
+}
+
+// deliver returns up to n buffered records to the application (the end of
+// a manual poll).
+func (k *Consumer) deliver(n int) int {
+	n = min(n, len(k.buffer))
+	recs := k.buffer[:n]
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && recs[j].p == recs[i].p && recs[j].offset == recs[j-1].offset+1 {
+			j++
+		}
+		run := make([]log.Record, 0, j-i)
+		for _, br := range recs[i:j] {
+			run = append(run, br.rec)
+		}
+		k.handOut(recs[i].p, recs[i].offset, run)
+		k.buffered[recs[i].p] -= len(run)
+		i = j
+	}
+	k.buffer = append(k.buffer[:0], k.buffer[n:]...)
+	k.pollDone()
+	return n
+}

@@ -1,0 +1,77 @@
+package core
+
+import (
+	"github.com/kafkasim/kafkasim/core/hash"
+)
+
+// offsetsTopic is Kafka's internal topic for group metadata and offsets.
+const offsetsTopic = "__consumer_offsets"
+
+// coordinator is a broker's group coordinator: it owns the groups whose
+// __consumer_offsets partition this broker leads, loaded from that
+// partition's log when it becomes leader.
+type coordinator struct {
+	b      *Broker
+	groups map[string]*group
+	loaded map[*Partition]bool
+}
+
+func newCoordinator(b *Broker) *coordinator {
+	return &coordinator{b: b, groups: map[string]*group{}, loaded: map[*Partition]bool{}}
+}
+
+func (co *coordinator) after(d int64, fn func()) { co.b.after(d, fn) }
+
+// offsetsPartition returns the group's __consumer_offsets partition, or nil
+// if the topic does not exist yet.
+func (c *Cluster) offsetsPartition(groupID string) *Partition {
+	t := c.topics[offsetsTopic]
+	if t == nil {
+		return nil
+	}
+	return t.Partitions[hash.CoordinatorPartition(groupID, len(t.Partitions))]
+}
+
+// createOffsetsTopic creates __consumer_offsets on first use, with
+// offsets.topic.num.partitions partitions and
+// offsets.topic.replication.factor replicas (enforced since 0.11: until
+// that many brokers are alive, groups have no coordinator).
+func (c *Cluster) createOffsetsTopic() error {
+	if c.topics[offsetsTopic] != nil {
+		return nil
+	}
+	return c.createTopic(CreateTopic{Topic: offsetsTopic, Partitions: c.bc.offsetsPartitions, RF: c.bc.offsetsRF}, false)
+}
+
+// lookup finds a loaded group, creating it if create is set; the error is
+// NOT_COORDINATOR when this broker does not host the group.
+func (co *coordinator) lookup(id string, create bool) (*group, string) {
+	p := co.b.c.offsetsPartition(id)
+	if p == nil || !co.loaded[p] {
+		return nil, "NOT_COORDINATOR"
+	}
+	g := co.groups[id]
+	if g == nil && create {
+		g = newGroup(co, id, p)
+		co.groups[id] = g
+	}
+	if g == nil {
+		return nil, "GROUP_ID_NOT_FOUND"
+	}
+	return g, ""
+}
+
+// onLeadershipChange loads or unloads groups when this broker starts or
+// stops leading an offsets partition (GroupCoordinator.onElection/onResignation).
+func (r *Replica) onLeadershipChange() {
+	if r.p.Topic.Name != offsetsTopic {
+		return
+	}
+	co := r.b.groups
+	if r.role == roleLeader {
+		co.unload(r.p)
+		co.load(r)
+		return
+	}
+	co.unload(r.p)
+}

@@ -1,0 +1,122 @@
+package core
+
+import (
+	"github.com/kafkasim/kafkasim/core/log"
+)
+
+type precord struct {
+	topic     string
+	partition int // -1: partitioner decides
+	rec       log.Record
+	id        int // history id
+}
+
+// pqueue is the accumulator deque of one partition.
+type pqueue struct {
+	p       *Partition
+	batches []*pbatch // unsent and retrying, in order
+	nextSeq int32
+	acked   int32 // last sequence acknowledged in the producer's epoch; -1: none
+	// unresolved: the last sequence of a batch that failed after it was
+	// sent (it may or may not be in the log); -1: none (see resolve)
+	unresolved int32
+	epoch      int16 // the producer epoch nextSeq and acked count in
+	// bump: a batch that was next in line got OUT_OF_ORDER_SEQUENCE_NUMBER;
+	// once none of this partition's batches is in flight the producer bumps
+	// its epoch and renumbers them from 0 (see bumpFor).
+	bump  bool
+	inflt int
+	made  uint64 // batches created so far (pbatch.order)
+}
+
+// pbatch is a producer batch (ProducerBatch).
+type pbatch struct {
+	q        *pqueue
+	order    uint64 // creation order in its queue
+	recs     []log.Record
+	ids      []int // history ids of recs; nil while they are all -1 (history off)
+	bytes    int
+	created  int64
+	attempts int
+	retryAt  int64
+	seq      int32 // -1 until first sent (idempotent)
+	epoch    int16
+	inflight bool
+	closed   bool // no more appends (sent once, or full)
+}
+
+// numbered: some batch has its sequence (in flight or waiting for a retry).
+func (q *pqueue) numbered() bool {
+	for _, x := range q.batches {
+		if x.seq >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// recordSize approximates a record's bytes in a v2 batch.
+func recordSize(r log.Record) int { return len(r.Key) + len(r.Value) + 8 }
+
+func (q *pqueue) last() *pbatch {
+	if len(q.batches) == 0 {
+		return nil
+	}
+	return q.batches[len(q.batches)-1]
+}
+
+func (p *Producer) queue(part *Partition) *pqueue {
+	q := p.queues[part]
+	if q == nil {
+		q = &pqueue{p: part, acked: -1, unresolved: -1}
+		p.queues[part] = q
+		p.qorder = append(p.qorder, q)
+	}
+	return q
+}
+
+// accumulate is RecordAccumulator.append. more (>= 1) is how many records
+// of the current send, this one included, are expected to follow it into
+// the same partition: a new batch makes room for as many of them as
+// batch.size allows, instead of growing record by record.
+func (p *Producer) accumulate(part *Partition, pr *precord, more int) {
+	q := p.queue(part)
+	p.c.history.setPartition(pr.id, part.Name)
+	size := recordSize(pr.rec)
+	b := q.last()
+	if b == nil || b.closed || b.attempts > 0 || len(b.recs) > 0 && b.bytes+size > p.conf.batchSize {
+		if b != nil {
+			b.closed = true
+		}
+		q.made++
+		b = &pbatch{q: q, created: p.c.now, seq: -1, order: q.made}
+		if more > 1 {
+			b.recs = make([]log.Record, 0, min(more, p.conf.batchSize/size+1))
+		}
+		q.batches = append(q.batches, b)
+		if p.conf.lingerMs > 0 {
+			p.c.after(p.conf.lingerMs, p.drain)
+		}
+	}
+	b.recs = append(b.recs, pr.rec)
+	if pr.id >= 0 || b.ids != nil {
+		for len(b.ids) < len(b.recs)-1 {
+			b.ids = append(b.ids, -1)
+		}
+		b.ids = append(b.ids, pr.id)
+	}
+	b.bytes += size
+}
+
+// onMetadata places records that were waiting for their topic, then drains.
+func (p *Producer) resolveWaiting() {
+	w := p.waiting
+	p.waiting = nil
+	var d dest
+	for i := range w {
+		if i == 0 || w[i].topic != w[i-1].topic {
+			d = p.dest(w[i].topic)
+		}
+		p.place(&d, &w[i], 1)
+	}
+}

@@ -1,0 +1,126 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+)
+
+// fetcher is a follower broker's fetch session with one leader broker
+// (Kafka's ReplicaFetcherThread): one Fetch in flight at a time, covering
+// every partition this broker follows on that leader.
+type fetcher struct {
+	leader   int
+	inflight bool
+	seq      int
+}
+
+// fetchFrom sends the next Fetch to leader if none is in flight.
+func (b *Broker) fetchFrom(leader int) {
+	if b.deferFetch != nil {
+		b.deferFetch[leader] = true
+		return
+	}
+	lb := b.c.Broker(leader)
+	if lb == nil || b.state != stateUp {
+		return
+	}
+	f := b.fetchers[leader]
+	if f == nil {
+		f = &fetcher{leader: leader}
+		b.fetchers[leader] = f
+	}
+	if f.inflight {
+		return
+	}
+	var parts []fetchPart
+	for _, r := range b.sortedReplicas() {
+		if r.role == roleFollower && r.leader == leader && r.follow == followFetching {
+			parts = append(parts, fetchPart{p: r.p, offset: r.log.LEO(), epoch: r.epoch})
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	f.inflight = true
+	f.seq++
+	seq, inc := f.seq, b.incarnation
+	again := func(wait int64) {
+		b.run(inc, func() {
+			if f.seq == seq && f.inflight {
+				f.inflight = false
+				b.after(wait, func() { b.fetchFrom(leader) })
+			}
+		})
+	}
+	b.send(lb.node, "Fetch", func() {
+		lb.handleFetch(b, parts, func(res []fetchResult) {
+			lb.replyTo(b, "FetchResponse", func() {
+				if f.seq == seq && f.inflight {
+					f.inflight = false
+					b.onFetchResponse(leader, parts, res)
+					b.fetchFrom(leader)
+				}
+			})
+		})
+	}, func() { again(replicaFetchBackoffMs) })
+	b.after(replicaSocketTimeout, func() { again(0) })
+}
+
+// startDeferredFetches sends the fetches held back while a LeaderAndIsr
+// was applied, in leader order.
+func (b *Broker) startDeferredFetches() {
+	leaders := make([]int, 0, len(b.deferFetch))
+	for id := range b.deferFetch {
+		leaders = append(leaders, id)
+	}
+	b.deferFetch = nil
+	sort.Ints(leaders)
+	for _, id := range leaders {
+		b.fetchFrom(id)
+	}
+}
+
+// onFetchResponse appends what the leader sent and adopts its HW.
+func (b *Broker) onFetchResponse(leader int, parts []fetchPart, res []fetchResult) {
+	backoff := false
+	for i, fr := range res {
+		r := b.replicas[fr.p]
+		if r == nil || r.role != roleFollower || r.leader != leader || r.epoch != parts[i].epoch || r.follow != followFetching || r.log.LEO() != parts[i].offset {
+			continue
+		}
+		switch fr.err {
+		case "":
+		case "OFFSET_OUT_OF_RANGE":
+			// The follower is ahead of the leader (an unclean election, or pre-0.11
+			// divergence): ReplicaFetcherThread.handleOffsetOutOfRange truncates to the leader's end.
+			if fr.leo < r.log.LEO() {
+				r.truncate(fr.leo, fmt.Sprintf("follower ahead of leader %d (LEO %d): truncate to the leader's end", leader, fr.leo))
+			}
+			continue
+		default:
+			backoff = true
+			continue
+		}
+		for _, bt := range fr.batches {
+			if bt.BaseOffset != r.log.LEO() {
+				continue
+			}
+			if err := r.append(bt); err != nil {
+				break
+			}
+		}
+		r.setHW(min(fr.hw, r.log.LEO()))
+	}
+	if backoff {
+		if f := b.fetchers[leader]; f != nil {
+			f.inflight = true // hold the session for the backoff
+			seq := f.seq
+			b.after(replicaFetchBackoffMs, func() {
+				if f.seq == seq {
+					f.inflight = false
+					b.fetchFrom(leader)
+				}
+			})
+		}
+	}
+}
