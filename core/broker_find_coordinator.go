@@ -4,9 +4,9 @@ import (
 	"fmt"
 )
 
-// findCoordinator answers FindCoordinator on any broker: the leader of the
+// handleFindCoordinator answers FindCoordinator on any broker: the leader of the
 // group's __consumer_offsets partition, per this broker's metadata.
-func (b *Broker) findCoordinator(groupID string) (int, string) {
+func (b *Broker) handleFindCoordinator(groupID string) (int, string) {
 	c := b.c
 	p := c.offsetsPartition(groupID)
 	if p == nil {

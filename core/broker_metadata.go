@@ -17,10 +17,10 @@ type partMeta struct {
 	epoch  int32
 }
 
-// metadataFor answers a Metadata request from the broker's cache. An
+// handleMetadata answers a Metadata request from the broker's cache. An
 // unknown topic is created when auto.create.topics.enable is on (the answer
 // is then LEADER_NOT_AVAILABLE until the leaders are known).
-func (b *Broker) metadataFor(topics []string) []topicMeta {
+func (b *Broker) handleMetadata(topics []string) []topicMeta {
 	if topics == nil { // all topics
 		for _, t := range b.c.order {
 			if _, known := b.cache[t.Partitions[0]]; known && !t.Internal {

@@ -98,7 +98,7 @@ func (m *metaView) refresh() {
 		}
 	}
 	c.net.send(m.from, b.node, "Metadata", func() {
-		resp := b.metadataFor(topics)
+		resp := b.handleMetadata(topics)
 		empty := len(b.cache) == 0
 		c.net.send(b.node, m.from, "MetadataResponse", func() {
 			if m.seq != seq || !m.alive() {

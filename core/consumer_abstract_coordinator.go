@@ -123,7 +123,7 @@ func (m *member) findCoordinator() {
 		}
 	}
 	k.send(b, "FindCoordinator", func() {
-		id, err := b.findCoordinator(k.Group)
+		id, err := b.handleFindCoordinator(k.Group)
 		k.reply(b, "FindCoordinatorResponse", func() {
 			if m.seq != seq || !m.finding {
 				return

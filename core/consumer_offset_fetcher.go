@@ -40,14 +40,12 @@ func (k *Consumer) resetPosition(p *Partition) {
 		k.after(k.conf.backoff, k.pump)
 	}
 	k.send(b, "ListOffsets", func() {
-		off, errName := int64(-1), ""
-		if r, e := b.leaderFor(p); e != "" {
-			errName = e
-		} else if k.conf.reset == "earliest" {
-			off = r.log.StartOffset()
-		} else {
-			off = r.hw
+		ts := listLatest
+		if k.conf.reset == "earliest" {
+			ts = listEarliest
 		}
+		res := b.handleListOffsets([]listOffsetsPart{{p: p, timestamp: ts}})[0]
+		off, errName := res.offset, res.err
 		k.reply(b, "ListOffsetsResponse", func() {
 			if errName != "" || !k.owns(p) {
 				if errName != "" {

@@ -79,15 +79,15 @@ func (p *Producer) initPID() {
 	p.pidReq = true
 	done := false
 	c.net.send(p.node, b.node, "InitProducerId", func() {
-		pid := c.md.allocatePID()
+		res := b.handleInitProducerId()
 		c.net.send(b.node, p.node, "InitProducerIdResponse", func() {
 			if done {
 				return
 			}
 			done = true
 			p.pidReq = false
-			p.pid, p.pepoch = pid, 0
-			c.emit(Event{Type: EvInfo, Producer: p.Name, Detail: fmt.Sprintf("%s got producer id %d", p.Name, pid)})
+			p.pid, p.pepoch = res.pid, res.pepoch
+			c.emit(Event{Type: EvInfo, Producer: p.Name, Detail: fmt.Sprintf("%s got producer id %d", p.Name, res.pid)})
 			p.drain()
 		}, nil)
 	}, nil)

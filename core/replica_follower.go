@@ -63,18 +63,8 @@ func (b *Broker) queryEpoch(r *Replica) {
 	}
 	answered := false
 	b.send(lb.node, "OffsetsForLeaderEpoch", func() {
-		lr := lb.replicas[r.p]
-		found, end, errName := int32(-1), int64(-1), ""
-		switch {
-		case lr == nil || lr.role != roleLeader:
-			errName = "NOT_LEADER_OR_FOLLOWER"
-		case lr.epoch < epoch:
-			errName = "UNKNOWN_LEADER_EPOCH"
-		case lr.epoch > epoch:
-			errName = "FENCED_LEADER_EPOCH"
-		default:
-			found, end = lr.endOffsetFor(latest)
-		}
+		res := lb.handleOffsetsForLeaderEpoch([]epochQuery{{p: r.p, currentEpoch: epoch, leaderEpoch: latest}})[0]
+		found, end, errName := res.leaderEpoch, res.endOffset, res.err
 		lb.replyTo(b, "OffsetsForLeaderEpochResponse", func() {
 			if answered {
 				return // timed out meanwhile: a newer request is out

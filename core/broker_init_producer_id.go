@@ -1,0 +1,19 @@
+package core
+
+// InitProducerId: an idempotent producer without a transactional id asks
+// any broker for a producer id; the broker takes it from the block the
+// controller allocated (ProducerIdManager; ZK: /latest_producer_id_block,
+// KRaft: AllocateProducerIds). Transactions are not simulated.
+
+// initProducerIDResult is an InitProducerId response.
+type initProducerIDResult struct {
+	pid    int64
+	pepoch int16
+	err    string
+}
+
+// handleInitProducerId is KafkaApis.handleInitProducerIdRequest for a
+// producer with no transactional id: a new id at epoch 0.
+func (b *Broker) handleInitProducerId() initProducerIDResult {
+	return initProducerIDResult{pid: b.c.md.allocatePID()}
+}
