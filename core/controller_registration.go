@@ -99,9 +99,8 @@ func (m *metadata) expire(id int) {
 		m.onBrokerFailure(id)
 		return
 	}
-	m.c.emit(Event{Type: EvZK, Broker: id, Detail: fmt.Sprintf("session of broker %d expired", id)})
-	m.zk.delete("/brokers/ids/" + strconv.Itoa(id))
-	m.zk.deleteEphemerals(brokerSession(id))
+	m.c.emit(Event{Type: EvZK, Broker: id, Op: "closeSession", Session: m.zk.sessions[brokerSession(id)], Detail: fmt.Sprintf("session of broker %d expired", id)})
+	m.zk.endSession(brokerSession(id)) // deletes /brokers/ids/N and, on the controller, /controller
 	if m.controller == id {
 		m.controller = 0
 		m.electController()

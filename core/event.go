@@ -25,7 +25,7 @@ const (
 	EvFlush        EventType = "flush"          // Partition, Broker, Offset (recovery point)
 	EvRoll         EventType = "segment.roll"   // Partition, Broker, Detail: new segment file
 	EvRetention    EventType = "segment.delete" // Partition, Broker, Detail: deleted segment, Offset: new log start
-	EvZK           EventType = "zk"             // Detail: path and what happened (create/set/delete/expire)
+	EvZK           EventType = "zk"             // Op (create, set, delete, closeSession), Path, Zxid, Session; Detail: what happened
 	EvController   EventType = "controller"     // Broker: the new controller (ZK) or Detail (KRaft)
 	EvProduce      EventType = "produce"        // Producer, Partition, Records handed to send()
 	EvProduceSend  EventType = "produce.send"   // Producer, Broker, Partition, Records in a request (Attempt)
@@ -74,6 +74,12 @@ type Event struct {
 	IsLeader   bool         `json:"isLeader,omitempty"`
 	Attempt    int          `json:"attempt,omitempty"`
 	Detail     string       `json:"detail,omitempty"`
+	// ZooKeeper (EvZK, and outside clients' messages): the operation, the
+	// znode, the transaction's zxid and the session (0x... ids).
+	Op      string `json:"op,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Zxid    int64  `json:"zxid,omitempty"`
+	Session int64  `json:"session,omitempty"`
 	// Minor marks routine detail (internal topics' replication, offsets
 	// committed again unchanged) that traces hide unless verbose.
 	Minor bool `json:"minor,omitempty"`

@@ -133,6 +133,9 @@ func (n *network) drop(m *message, why string) {
 // host resolves a host name used in net commands.
 func (n *network) host(name string) (*node, error) {
 	nd := n.byName[name]
+	if nd == nil && name == ZKClientHost && n.c.md != nil && n.c.md.zk != nil {
+		nd = n.c.md.zk.clientNode() // outside ZooKeeper clients' host, named before any connects
+	}
 	if nd == nil {
 		return nil, fmt.Errorf("unknown host %q (hosts: %s)", name, strings.Join(n.names(), ", "))
 	}

@@ -48,8 +48,8 @@ func (m *metadata) consumerSessionEnd(name, why string) {
 		return
 	}
 	delete(m.zkSessions, name)
-	m.c.emit(Event{Type: EvZK, Group: s.group, Detail: "session of " + name + " " + why})
-	m.zk.deleteEphemerals(name)
+	m.c.emit(Event{Type: EvZK, Group: s.group, Op: "closeSession", Session: m.zk.sessions[name], Detail: "session of " + name + " " + why})
+	m.zk.endSession(name)
 	m.zkNotifyGroup(s.group)
 }
 

@@ -1,0 +1,417 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+)
+
+// ZKClientHost is the simulated network's host for outside ZooKeeper
+// clients (zkCli.sh, kazoo, ... connected to `kafkasim serve`). It exists
+// in ZooKeeper-mode clusters once a client connects or a net command names
+// it; like every host, it reaches everyone unless a split or drop says
+// otherwise (`net split zk | 1,2,3,zkcli` cuts it off).
+const ZKClientHost = "zkcli"
+
+// Limits on outside ZooKeeper clients.
+const (
+	MaxZKSessions = 256    // outside sessions open at once
+	MaxZKWatches  = 10_000 // watches one outside session holds
+	// ZKMinSessionTimeout and ZKMaxSessionTimeout bound the session
+	// timeout a client asks for, as a ZooKeeper server with the default
+	// tickTime of 2000 ms does (2 and 20 ticks).
+	ZKMinSessionTimeout = 4000
+	ZKMaxSessionTimeout = 40000
+)
+
+// ZKEventType is a watch event's type (Watcher.Event.EventType).
+type ZKEventType int32
+
+// Watch event types, with ZooKeeper's codes.
+const (
+	ZKNone                ZKEventType = -1
+	ZKNodeCreated         ZKEventType = 1
+	ZKNodeDeleted         ZKEventType = 2
+	ZKNodeDataChanged     ZKEventType = 3
+	ZKNodeChildrenChanged ZKEventType = 4
+)
+
+var zkEventNames = map[ZKEventType]string{ZKNone: "None", ZKNodeCreated: "NodeCreated", ZKNodeDeleted: "NodeDeleted",
+	ZKNodeDataChanged: "NodeDataChanged", ZKNodeChildrenChanged: "NodeChildrenChanged"}
+
+func (t ZKEventType) String() string { return zkEventNames[t] }
+
+// ZKWatchEvent is what reaches an outside session: a fired watch (Type,
+// Path, and the Zxid of the transaction that fired it), or, with Type
+// ZKNone and Expired set, the ensemble closing the connection of a session
+// it expired.
+type ZKWatchEvent struct {
+	Type    ZKEventType
+	Path    string
+	Zxid    int64
+	Expired bool
+}
+
+// ZKSession is an outside session as the ensemble granted it: its id,
+// password and negotiated timeout (ms).
+type ZKSession struct {
+	ID      int64
+	Passwd  []byte
+	Timeout int64
+}
+
+// zkObserver is an outside client's session. Outside sessions only look:
+// they take no zxid and change no znode, so a run is the same, znode Stats
+// included, whether anyone watches it or not.
+type zkObserver struct {
+	id        int64
+	timeout   int64
+	lastHeard int64
+	armed     bool // an expiry check is scheduled
+	watches   int
+	notify    func(ZKWatchEvent)
+}
+
+// zkOutside holds the outside sessions and, like ZooKeeper's WatchManager,
+// the data watches (getData, exists) and child watches (getChildren) by
+// path.
+type zkOutside struct {
+	sessions map[int64]*zkObserver
+	data     map[string]map[int64]bool
+	child    map[string]map[int64]bool
+}
+
+// ZooKeeper is the simulated ensemble as outside ZooKeeper clients see it:
+// read-only views of the tree, outside sessions and their watches, and the
+// network between ZKClientHost and "zk". Use it on the cluster's goroutine
+// only, like the Cluster.
+type ZooKeeper struct{ z *zkTree }
+
+// ZooKeeper returns the ensemble, or nil when the cluster runs KRaft.
+func (c *Cluster) ZooKeeper() *ZooKeeper {
+	if c.md.zk == nil {
+		return nil
+	}
+	return &ZooKeeper{c.md.zk}
+}
+
+// Get returns a znode's data and Stat.
+func (k *ZooKeeper) Get(path string) (string, ZKStat, bool) {
+	n, ok := k.z.nodes[path]
+	if !ok {
+		return "", ZKStat{}, false
+	}
+	return n.data, statOf(n), true
+}
+
+// Children returns a znode's children (sorted) and its Stat.
+func (k *ZooKeeper) Children(path string) ([]string, ZKStat, bool) {
+	n, ok := k.z.nodes[path]
+	if !ok {
+		return nil, ZKStat{}, false
+	}
+	return k.z.children(path), statOf(n), true
+}
+
+// Exists returns a znode's Stat.
+func (k *ZooKeeper) Exists(path string) (ZKStat, bool) {
+	n, ok := k.z.nodes[path]
+	if !ok {
+		return ZKStat{}, false
+	}
+	return statOf(n), true
+}
+
+// LastZxid is the zxid of the ensemble's last transaction.
+func (k *ZooKeeper) LastZxid() int64 { return k.z.zxid }
+
+// Now is the cluster's virtual time (ms).
+func (k *ZooKeeper) Now() int64 { return k.z.c.now }
+
+// Send carries an outside client's request from ZKClientHost to zk over
+// the simulated network (kind names the message, path what it is about).
+// When it arrives, serve runs at zk, against the tree as it is then, and
+// returns what runs back at the client when the reply arrives (nil: no
+// reply). A split, a drop or a delay on the way applies as to any message;
+// a lost request or reply never comes back, and the client, as a real one
+// would, times out.
+func (k *ZooKeeper) Send(kind, path string, serve func() (reply func())) {
+	n := &k.z.c.net
+	cli, zk := k.z.clientNode(), k.z.c.md.node
+	n.sendFixed(cli, zk, kind, path, func() {
+		if back := serve(); back != nil {
+			n.sendFixed(zk, cli, kind+"Response", path, back)
+		}
+	})
+}
+
+// clientNode returns ZKClientHost, adding it to the network on first use.
+func (z *zkTree) clientNode() *node {
+	if nd := z.c.net.byName[ZKClientHost]; nd != nil {
+		return nd
+	}
+	return z.c.net.add(ZKClientHost, nil)
+}
+
+// negotiate clamps a requested session timeout as the server does.
+func negotiate(timeout int64) int64 {
+	return min(max(timeout, ZKMinSessionTimeout), ZKMaxSessionTimeout)
+}
+
+// OpenSession creates an outside session (at zk: call it from Send's
+// serve). notify receives its watch events at the client.
+func (k *ZooKeeper) OpenSession(timeout int64, notify func(ZKWatchEvent)) (ZKSession, error) {
+	z := k.z
+	o := z.outside()
+	if len(o.sessions) >= MaxZKSessions {
+		return ZKSession{}, fmt.Errorf("too many ZooKeeper sessions (at most %d)", MaxZKSessions)
+	}
+	s := &zkObserver{id: z.nextSID, timeout: negotiate(timeout), notify: notify}
+	z.nextSID++
+	o.sessions[s.id] = s
+	z.touch(s)
+	z.c.emit(Event{Type: EvZK, Op: "createSession", Session: s.id, Detail: fmt.Sprintf("session %s opened by %s (timeout %d ms)", sessionHex(s.id), ZKClientHost, s.timeout)})
+	return ZKSession{ID: s.id, Passwd: zkPasswd(s.id), Timeout: s.timeout}, nil
+}
+
+// ResumeSession takes up a session again on a new connection, as
+// ZooKeeperServer.reopenSession does: false if it expired or the password
+// is wrong (the client then learns its session expired).
+func (k *ZooKeeper) ResumeSession(id int64, passwd []byte, timeout int64, notify func(ZKWatchEvent)) (ZKSession, bool) {
+	s := k.z.outside().sessions[id]
+	if s == nil || string(passwd) != string(zkPasswd(id)) {
+		return ZKSession{}, false
+	}
+	s.timeout, s.notify = negotiate(timeout), notify
+	k.z.touch(s)
+	return ZKSession{ID: id, Passwd: zkPasswd(id), Timeout: s.timeout}, true
+}
+
+// Touch renews a session on any request; false if it has expired.
+func (k *ZooKeeper) Touch(id int64) bool {
+	s := k.z.outside().sessions[id]
+	if s == nil {
+		return false
+	}
+	k.z.touch(s)
+	return true
+}
+
+// CloseSession ends an outside session (closeSession): its watches go.
+func (k *ZooKeeper) CloseSession(id int64) {
+	if s := k.z.outside().sessions[id]; s != nil {
+		k.z.dropObserver(s, "closed")
+	}
+}
+
+// Watch leaves a one-shot watch for session id on path: a child watch
+// (getChildren) or a data watch (getData, exists, also on a znode that
+// does not exist yet).
+func (k *ZooKeeper) Watch(id int64, path string, child bool) error {
+	o := k.z.outside()
+	s := o.sessions[id]
+	if s == nil {
+		return fmt.Errorf("session %s expired", sessionHex(id))
+	}
+	table := o.data
+	if child {
+		table = o.child
+	}
+	if table[path][id] {
+		return nil
+	}
+	if s.watches >= MaxZKWatches {
+		return fmt.Errorf("session %s holds %d watches (the limit)", sessionHex(id), MaxZKWatches)
+	}
+	if table[path] == nil {
+		table[path] = map[int64]bool{}
+	}
+	table[path][id] = true
+	s.watches++
+	return nil
+}
+
+// SetWatches re-registers a reconnected client's watches, as
+// DataTree.setWatches does: one whose znode changed after relZxid (the
+// last zxid the client saw) fires at once, the others are set again.
+func (k *ZooKeeper) SetWatches(id, relZxid int64, data, exist, child []string) error {
+	z := k.z
+	s := z.outside().sessions[id]
+	if s == nil {
+		return fmt.Errorf("session %s expired", sessionHex(id))
+	}
+	for _, p := range data {
+		n, ok := z.nodes[p]
+		switch {
+		case !ok:
+			z.notify(s, ZKWatchEvent{Type: ZKNodeDeleted, Path: p, Zxid: relZxid})
+		case n.stat.Mzxid > relZxid:
+			z.notify(s, ZKWatchEvent{Type: ZKNodeDataChanged, Path: p, Zxid: n.stat.Mzxid})
+		default:
+			if err := k.Watch(id, p, false); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range exist {
+		if n, ok := z.nodes[p]; ok {
+			z.notify(s, ZKWatchEvent{Type: ZKNodeCreated, Path: p, Zxid: n.stat.Czxid})
+		} else if err := k.Watch(id, p, false); err != nil {
+			return err
+		}
+	}
+	for _, p := range child {
+		n, ok := z.nodes[p]
+		switch {
+		case !ok:
+			z.notify(s, ZKWatchEvent{Type: ZKNodeDeleted, Path: p, Zxid: relZxid})
+		case n.stat.Pzxid > relZxid:
+			z.notify(s, ZKWatchEvent{Type: ZKNodeChildrenChanged, Path: p, Zxid: n.stat.Pzxid})
+		default:
+			if err := k.Watch(id, p, true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Sessions counts the outside sessions open.
+func (k *ZooKeeper) Sessions() int { return len(k.z.out.sessions) }
+
+func (z *zkTree) outside() *zkOutside {
+	if z.out.sessions == nil {
+		z.out = zkOutside{sessions: map[int64]*zkObserver{}, data: map[string]map[int64]bool{}, child: map[string]map[int64]bool{}}
+	}
+	return &z.out
+}
+
+// touch renews s and keeps one expiry check scheduled for it.
+func (z *zkTree) touch(s *zkObserver) {
+	s.lastHeard = z.c.now
+	z.arm(s)
+}
+
+func (z *zkTree) arm(s *zkObserver) {
+	if s.armed {
+		return
+	}
+	s.armed = true
+	z.c.after(s.lastHeard+s.timeout-z.c.now, func() {
+		s.armed = false
+		if z.out.sessions[s.id] != s {
+			return
+		}
+		if z.c.now-s.lastHeard >= s.timeout {
+			z.dropObserver(s, "expired")
+			z.notify(s, ZKWatchEvent{Type: ZKNone, Expired: true})
+			return
+		}
+		z.arm(s)
+	})
+}
+
+// dropObserver ends an outside session and removes its watches.
+func (z *zkTree) dropObserver(s *zkObserver, why string) {
+	o := z.outside()
+	delete(o.sessions, s.id)
+	for _, table := range []map[string]map[int64]bool{o.data, o.child} {
+		for p, ids := range table {
+			delete(ids, s.id)
+			if len(ids) == 0 {
+				delete(table, p)
+			}
+		}
+	}
+	z.c.emit(Event{Type: EvZK, Op: "closeSession", Session: s.id, Detail: fmt.Sprintf("session %s of %s %s", sessionHex(s.id), ZKClientHost, why)})
+}
+
+// fire triggers the outside watches a change to path sets off, once each
+// (a deleted znode's data and child watchers hear one NodeDeleted).
+func (z *zkTree) fire(path string, typ ZKEventType, zxid int64) {
+	o := &z.out
+	if len(o.sessions) == 0 {
+		return
+	}
+	hit := map[int64]bool{}
+	take := func(table map[string]map[int64]bool) {
+		for id := range table[path] {
+			hit[id] = true
+			if s := o.sessions[id]; s != nil {
+				s.watches--
+			}
+		}
+		delete(table, path)
+	}
+	switch typ {
+	case ZKNodeCreated, ZKNodeDataChanged:
+		take(o.data)
+	case ZKNodeChildrenChanged:
+		take(o.child)
+	case ZKNodeDeleted:
+		take(o.data)
+		take(o.child)
+	}
+	ids := make([]int64, 0, len(hit))
+	for id := range hit {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		if s := o.sessions[id]; s != nil {
+			z.notify(s, ZKWatchEvent{Type: typ, Path: path, Zxid: zxid})
+		}
+	}
+}
+
+// notify sends a watch event to the client over the simulated network; it
+// reaches the connection the session had when the event was sent.
+func (z *zkTree) notify(s *zkObserver, ev ZKWatchEvent) {
+	deliver := s.notify
+	kind := "ZkWatchEvent"
+	if ev.Expired {
+		kind = "ZkSessionExpired"
+	}
+	z.c.net.sendFixed(z.c.md.node, z.clientNode(), kind, ev.Path, func() {
+		if deliver != nil {
+			deliver(ev)
+		}
+	})
+}
+
+// zkPasswd is a session's password, a function of its id as in
+// ZooKeeperServer.generatePasswd (which seeds java.util.Random with it).
+func zkPasswd(id int64) []byte {
+	out := make([]byte, 16)
+	x := uint64(id) ^ 0xB3415C00
+	for i := 0; i < 16; i += 8 {
+		x += 0x9e3779b97f4a7c15
+		v := (x ^ x>>30) * 0xbf58476d1ce4e5b9
+		v = (v ^ v>>27) * 0x94d049bb133111eb
+		v ^= v >> 31
+		for j := 0; j < 8; j++ {
+			out[i+j] = byte(v >> (8 * j))
+		}
+	}
+	return out
+}
+
+// sendFixed is network.send for outside clients' traffic: no jitter, so
+// looking at a run never draws from its random generator (splits, drops
+// and delays still apply). detail goes into the event's Path.
+func (n *network) sendFixed(from, to *node, kind, detail string, deliver func()) {
+	c := n.c
+	l := n.link(from, to)
+	at := max(c.now+c.bc.latency+l.delay, l.lastDeliver)
+	l.lastDeliver = at
+	n.seq++
+	m := &message{id: n.seq, from: from, to: to, kind: kind, sentAt: c.now, deliverAt: at, deliver: deliver}
+	switch {
+	case l.dropAll:
+		m.dropped = "dropped (net drop)"
+	case l.drop > 0:
+		l.drop--
+		m.dropped = "dropped (net drop)"
+	}
+	c.emit(Event{Type: EvMsgSend, From: from.name, To: to.name, Msg: kind, Path: detail, MsgID: m.id, SentAt: m.sentAt, DeliverAt: at})
+	c.after(at-c.now, func() { n.arrive(m) })
+}
