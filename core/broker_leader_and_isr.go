@@ -34,8 +34,26 @@ func (b *Broker) applyState(p *Partition, st pstate) {
 	switch {
 	case st.leader == b.ID && (r.role != roleLeader || r.epoch != st.epoch):
 		r.becomeLeader(st)
+	case st.leader == b.ID && !b.c.md.kraft:
+		// ZooKeeper mode: a LeaderAndIsr that does not raise the leader
+		// epoch is ignored for the partition (ReplicaManager
+		// .becomeLeaderOrFollower: "not higher than the current leader
+		// epoch"); the leader's ISR changes only by its own writes, and a
+		// pending one stays pending.
 	case st.leader == b.ID:
+		// KRaft: Partition.makeLeader with the same leader commits a
+		// newer partition epoch from the metadata log, and an ISR change
+		// still pending is superseded (its answer, if it comes, is
+		// ignored). A state no newer than the leader's is not a change
+		// (a metadata delta holds only changed partitions).
+		if st.version <= r.version {
+			break
+		}
 		r.isr, r.version = append([]int(nil), st.isr...), st.version
+		if r.pending != nil {
+			r.pending = nil
+			r.isrReq++
+		}
 		r.maybeAdvanceHW()
 	case r.role != roleFollower || r.leader != st.leader || r.epoch != st.epoch:
 		r.becomeFollower(st)

@@ -130,7 +130,7 @@ func (r *Replica) requestISR(isr []int, why string) {
 						return
 					}
 					done = true
-					r.isrResult(epoch, isr, v, errName, why)
+					r.isrResult(req, epoch, isr, v, errName, why)
 				})
 			}, nil)
 		}, nil)
@@ -139,16 +139,44 @@ func (r *Replica) requestISR(isr []int, why string) {
 	send()
 }
 
-func (r *Replica) isrResult(epoch int32, isr []int, version int32, errName, why string) {
-	if r.role != roleLeader || r.epoch != epoch {
+// isrResult handles the answer to ISR change req. An answer to a change
+// the leader no longer waits for (new metadata replaced its state
+// meanwhile) is ignored, as Partition.submitAlterPartition does.
+//
+// A rejection does not simply drop the pending change
+// (Partition.handleAlterPartitionError, 2.7+): only OPERATION_NOT_ATTEMPTED
+// and INELIGIBLE_REPLICA, which say the request was not applied and the
+// leader's partition epoch is current, reset the leader to its last
+// committed ISR. On FENCED_LEADER_EPOCH, INVALID_UPDATE_VERSION and
+// UNKNOWN_TOPIC_OR_PARTITION the leader gives up and keeps the pending
+// state, and with it the maximal ISR, until new metadata arrives: a leader
+// that dropped an expansion the controller had applied could advance its
+// HW past a record the newly added replica never got, and the controller
+// could elect that replica (KIP-497; simtest seed 921120). Before 2.7 the
+// leader's own conditional ZooKeeper write failed and its ISR stayed as it
+// was (Partition.updateIsr: "Cached zkVersion not equal").
+func (r *Replica) isrResult(req int, epoch int32, isr []int, version int32, errName, why string) {
+	if r.role != roleLeader || r.epoch != epoch || r.isrReq != req {
 		return
 	}
-	r.pending = nil
 	c := r.b.c
 	if errName != "" {
 		c.emit(Event{Type: EvInfo, Partition: r.p.Name, Broker: r.b.ID, Error: errName, Detail: "ISR change rejected: " + errName})
+		if !c.preset.alterIsr && !c.md.kraft {
+			r.pending = nil
+			return
+		}
+		switch errName {
+		case "OPERATION_NOT_ATTEMPTED", "INELIGIBLE_REPLICA":
+			r.pending = nil
+		case "FENCED_LEADER_EPOCH", "INVALID_UPDATE_VERSION", "UNKNOWN_TOPIC_OR_PARTITION":
+			// stays pending until new metadata (applyState)
+		default:
+			r.pending = nil
+		}
 		return
 	}
+	r.pending = nil
 	r.isr, r.version = isr, version
 	c.emit(Event{Type: EvISR, Partition: r.p.Name, Broker: r.b.ID, ISR: sortedCopy(isr), Detail: why})
 	r.maybeAdvanceHW()
