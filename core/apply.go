@@ -205,7 +205,10 @@ func (c *Cluster) placement(x CreateTopic) ([][]int, error) {
 	if len(x.Assign) > 0 {
 		return c.checkAssign(x)
 	}
-	live := c.md.registeredIDs()
+	live := c.md.liveIDs()
+	if c.md.kraft && c.preset.placeFenced {
+		return c.placeWithFenced(live, x.Partitions, x.RF, -1, 0)
+	}
 	if x.RF > len(live) {
 		if c.md.kraft {
 			return nil, fmt.Errorf("INVALID_REPLICATION_FACTOR: The target replication factor of %d cannot be reached because only %d broker(s) are registered.", x.RF, len(live))
@@ -213,6 +216,40 @@ func (c *Cluster) placement(x CreateTopic) ([][]int, error) {
 		return nil, fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor: %d larger than available brokers: %d.", x.RF, len(live))
 	}
 	return placeReplicas(live, c.racks(live), x.Partitions, x.RF, -1, 0, c.rng), nil
+}
+
+// placeWithFenced is 3.x KRaft placement (StripedReplicaPlacer.place): the
+// replication factor is checked against every registered broker, fenced
+// ones included; at least one must be unfenced; fenced brokers take
+// replicas only when the unfenced ones run out, and never the first
+// (leader) place. The ISR starts as the unfenced replicas.
+func (c *Cluster) placeWithFenced(live []int, nParts, rf, start, firstPart int) ([][]int, error) {
+	all := c.md.registeredIDs()
+	if rf > len(all) {
+		return nil, fmt.Errorf("INVALID_REPLICATION_FACTOR: The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, len(all))
+	}
+	if len(live) == 0 {
+		return nil, fmt.Errorf("INVALID_REPLICATION_FACTOR: All brokers are currently fenced.")
+	}
+	if start >= len(live) {
+		start = 0
+	}
+	if rf <= len(live) {
+		return placeReplicas(live, c.racks(live), nParts, rf, start, firstPart, c.rng), nil
+	}
+	var fenced []int
+	for _, id := range all {
+		if !c.md.live(id) {
+			fenced = append(fenced, id)
+		}
+	}
+	out := placeReplicas(live, c.racks(live), nParts, len(live), start, firstPart, c.rng)
+	for i := range out {
+		for k := 0; len(out[i]) < rf; k++ {
+			out[i] = append(out[i], fenced[(i+k)%len(fenced)])
+		}
+	}
+	return out, nil
 }
 
 func (c *Cluster) checkAssign(x CreateTopic) ([][]int, error) {
@@ -262,7 +299,7 @@ func (c *Cluster) addPartitions(t *Topic, assign [][]int) {
 		p.Name = partitionName(t.Name, p.ID)
 		var isr []int
 		for _, id := range reps {
-			if md.registered[id] != 0 {
+			if md.live(id) {
 				isr = append(isr, id)
 			}
 		}
@@ -294,15 +331,24 @@ func (c *Cluster) alterTopic(x AlterTopic) error {
 		return fmt.Errorf("INVALID_PARTITIONS: over the limit of %d partitions", MaxPartitions)
 	}
 	rf := len(t.Partitions[0].Replicas)
-	live := c.md.registeredIDs()
-	if rf > len(live) {
-		return fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor: %d larger than available brokers: %d.", rf, len(live))
-	}
+	live := c.md.liveIDs()
 	start := sort.SearchInts(live, t.Partitions[0].Replicas[0])
 	if start >= len(live) || live[start] != t.Partitions[0].Replicas[0] {
 		start = 0
 	}
-	assign := placeReplicas(live, c.racks(live), x.Partitions-cur, rf, start, cur, c.rng)
+	var assign [][]int
+	if c.md.kraft && c.preset.placeFenced {
+		a, err := c.placeWithFenced(live, x.Partitions-cur, rf, start, cur)
+		if err != nil {
+			return err
+		}
+		assign = a
+	} else {
+		if rf > len(live) {
+			return fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor: %d larger than available brokers: %d.", rf, len(live))
+		}
+		assign = placeReplicas(live, c.racks(live), x.Partitions-cur, rf, start, cur, c.rng)
+	}
 	c.addPartitions(t, assign)
 	c.emit(Event{Type: EvTopicAlter, Topic: t.Name, Replicas: assign, Detail: fmt.Sprintf("%s now has %d partitions", t.Name, x.Partitions)})
 	c.wakeClients()

@@ -16,7 +16,8 @@ type metadata struct {
 	c          *Cluster
 	node       *node
 	kraft      bool
-	registered map[int]int   // live broker -> its incarnation+1 (ZK: /brokers/ids/N exists; KRaft: unfenced)
+	registered map[int]int   // broker -> its incarnation+1 (ZK: /brokers/ids/N exists; KRaft: registered, fenced or not)
+	fenced     map[int]bool  // KRaft: registered brokers whose session lapsed (they still get metadata)
 	lastBeat   map[int]int64 // last session heartbeat per broker
 	controller int           // ZK: the broker holding /controller (0: none)
 	ctrlEpoch  int
@@ -40,7 +41,7 @@ type metadata struct {
 const maxMetadataRecords = 10_000
 
 func newMetadata(c *Cluster) *metadata {
-	m := &metadata{c: c, kraft: c.mode == "kraft", registered: map[int]int{}, lastBeat: map[int]int64{}, known: map[int]int{}}
+	m := &metadata{c: c, kraft: c.mode == "kraft", registered: map[int]int{}, fenced: map[int]bool{}, lastBeat: map[int]int64{}, known: map[int]int{}}
 	if m.kraft {
 		m.node = c.net.add("controller", nil)
 	} else {
@@ -67,11 +68,26 @@ func (m *metadata) log(rec string) {
 	}
 }
 
+// live reports whether broker id may lead and be in ISRs: registered (a
+// ZooKeeper session) or, in KRaft, registered and unfenced.
 func (m *metadata) live(id int) bool {
 	_, ok := m.registered[id]
-	return ok && id != m.failing
+	return ok && !m.fenced[id] && id != m.failing
 }
 
+// liveIDs are the live brokers in id order.
+func (m *metadata) liveIDs() []int {
+	var ids []int
+	for _, id := range m.registeredIDs() {
+		if m.live(id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// registeredIDs are the registered brokers in id order (KRaft: fenced
+// ones too; they fetch the metadata log like the others).
 func (m *metadata) registeredIDs() []int {
 	var ids []int
 	for id := range m.registered {

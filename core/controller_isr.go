@@ -18,7 +18,7 @@ func (m *metadata) alterISR(p *Partition, leader int, epoch, version int32, isr 
 		return 0, "INVALID_UPDATE_VERSION"
 	}
 	for _, id := range isr {
-		if id != leader && !m.live(id) && m.kraft {
+		if id != leader && !m.live(id) && m.kraft && m.c.preset.kip841 {
 			return 0, "INELIGIBLE_REPLICA"
 		}
 	}

@@ -22,9 +22,15 @@ func (m *metadata) heartbeatInterval() int64 {
 }
 
 // register handles a broker's registration (ZK: ephemeral /brokers/ids/N;
-// KRaft: BrokerRegistration, then unfenced). In ZK mode a restarted broker
-// cannot register while its previous session lives on: it retries until
-// that session expires. KRaft fences the old incarnation at once.
+// KRaft: BrokerRegistration, then unfenced). A restarted broker cannot
+// register while its previous incarnation's session lives on: in ZK mode
+// /brokers/ids/N is still held by the old session; in KRaft
+// ClusterControlManager.registerBroker refuses a new incarnation with
+// DuplicateBrokerRegistrationException while
+// BrokerHeartbeatManager.hasValidSession holds (unfenced, heard from
+// within broker.session.timeout.ms). Either way the broker retries until
+// that session is gone, so a crashed broker is back only about a session
+// timeout later.
 func (m *metadata) register(b *Broker, inc int) {
 	if cur, ok := m.registered[b.ID]; ok {
 		if cur == inc+1 {
@@ -35,9 +41,17 @@ func (m *metadata) register(b *Broker, inc int) {
 			b.after(1000, func() { b.register() })
 			return
 		}
-		m.expire(b.ID)
+		if m.validSession(b.ID) {
+			m.c.emit(Event{Type: EvController, Broker: b.ID, Error: "DUPLICATE_BROKER_REGISTRATION",
+				Detail: fmt.Sprintf("broker %d cannot register: DuplicateBrokerRegistrationException (its previous incarnation's session is valid for %d ms more)", b.ID, m.lastBeat[b.ID]+m.sessionTimeout()-m.c.now)})
+			return // the broker's next heartbeat finds no registration of its own and registers again
+		}
+		if !m.fenced[b.ID] {
+			m.expire(b.ID)
+		}
 	}
 	m.registered[b.ID] = inc + 1
+	delete(m.fenced, b.ID)
 	if m.c.now == 0 {
 		m.known[b.ID] = inc + 1 // the cluster boots with every broker registered
 	}
@@ -57,15 +71,33 @@ func (m *metadata) register(b *Broker, inc int) {
 	m.notifyController(func() { m.onBrokerStartup(b.ID) })
 }
 
-// heartbeat renews a session; false means the broker has no live session
-// (it must register again).
+// validSession is BrokerHeartbeatManager.hasValidSession: unfenced and
+// heard from within the session timeout.
+func (m *metadata) validSession(id int) bool {
+	_, ok := m.registered[id]
+	return ok && !m.fenced[id] && m.lastBeat[id]+m.sessionTimeout() >= m.c.now
+}
+
+// heartbeat renews a session; false means the broker has no registration
+// (it must register again; in KRaft also when the registration is its
+// previous incarnation's, so a refused or lost registration is retried
+// every broker.heartbeat.interval.ms). A KRaft broker that was fenced stays
+// registered and keeps fetching metadata; its next heartbeat unfences it
+// (BrokerHeartbeatManager.calculateNextBrokerState: FENCED -> UNFENCED
+// once it has caught up with its registration record).
 func (m *metadata) heartbeat(id, inc int) bool {
 	cur, ok := m.registered[id]
-	if !ok {
+	if !ok || m.kraft && cur != inc+1 {
 		return false
 	}
 	if cur == inc+1 {
 		m.beat(id)
+		if m.fenced[id] {
+			delete(m.fenced, id)
+			m.log(fmt.Sprintf("BrokerRegistrationChangeRecord broker=%d fenced=false", id))
+			m.c.emit(Event{Type: EvController, Broker: id, Detail: fmt.Sprintf("broker %d unfenced (heartbeat)", id)})
+			m.onBrokerStartup(id)
+		}
 	}
 	return true
 }
@@ -83,7 +115,7 @@ func (m *metadata) beat(id int) {
 	at := m.c.now
 	m.lastBeat[id] = at
 	m.c.after(m.sessionTimeout(), func() {
-		if _, ok := m.registered[id]; ok && m.lastBeat[id] == at {
+		if _, ok := m.registered[id]; ok && !m.fenced[id] && m.lastBeat[id] == at {
 			m.expire(id)
 		}
 	})
@@ -92,13 +124,17 @@ func (m *metadata) beat(id int) {
 // expire ends broker id's session: ZK deletes its ephemeral znodes; KRaft
 // fences it. Either way the controller then moves its leaderships.
 func (m *metadata) expire(id int) {
-	delete(m.registered, id)
 	if m.kraft {
+		if m.fenced[id] {
+			return
+		}
+		m.fenced[id] = true
 		m.log(fmt.Sprintf("BrokerRegistrationChangeRecord broker=%d fenced=true", id))
 		m.c.emit(Event{Type: EvController, Broker: id, Detail: fmt.Sprintf("broker %d fenced: no heartbeat for %d ms", id, m.sessionTimeout())})
 		m.onBrokerFailure(id)
 		return
 	}
+	delete(m.registered, id)
 	m.c.emit(Event{Type: EvZK, Broker: id, Op: "closeSession", Session: m.zk.sessions[brokerSession(id)], Detail: fmt.Sprintf("session of broker %d expired", id)})
 	m.zk.endSession(brokerSession(id)) // deletes /brokers/ids/N and, on the controller, /controller
 	if m.controller == id {

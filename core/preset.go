@@ -27,6 +27,15 @@ type preset struct {
 	// alterIsr: 2.7+ leaders ask the controller to change the ISR (AlterIsr);
 	// before, they write the partition state znode themselves.
 	alterIsr bool
+	// kip841: 3.3+ KRaft controllers refuse an ISR naming a fenced broker
+	// with INELIGIBLE_REPLICA (ReplicationControlManager
+	// .validateIsrChanges, KIP-841); 2.8 to 3.2 accepted it.
+	kip841 bool
+	// placeFenced: 3.x KRaft replica placement (StripedReplicaPlacer.place)
+	// checks the replication factor against every registered broker,
+	// fenced ones included (placed last, never first); 2.8's placer used
+	// unfenced brokers only.
+	placeFenced bool
 	// memberIDRequired: 2.2+ JoinGroup with an empty member id answers MEMBER_ID_REQUIRED (KIP-394).
 	memberIDRequired bool
 	// offsetsInZK: 0.8.x consumers keep offsets in /consumers/<g>/offsets (offsets.storage=zookeeper).
@@ -108,12 +117,14 @@ var presets = map[string]*preset{
 	},
 	"3.9": {
 		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
+		kip841: true, placeFenced: true,
 		kip360: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform",
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
+		kip841: true, placeFenced: true,
 		kip360: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform",
 		defaults: map[string]string{"linger.ms": "5"},
