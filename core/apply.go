@@ -2,23 +2,63 @@ package core
 
 import (
 	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 )
 
-// Apply validates and executes one command. A command that fails changes
-// nothing and returns an error saying why; Apply never panics on bad input.
-// Wait, Poll and Settle advance virtual time; the others act at the
-// current instant (their effects travel the network as time advances).
-func (c *Cluster) Apply(cmd Command) (err error) {
-	if cmd == nil {
-		return fmt.Errorf("nil command")
+// Apply validates and executes one command at the current instant; it
+// never advances virtual time and never fires a timer. A command that
+// fails changes nothing and returns an error saying why; Apply never
+// panics on bad input. Commands are values (Produce{...}); a pointer to
+// one (&Produce{...}) is the same command.
+//
+// Wait, Settle, Poll and Commit block in virtual time: Apply starts them
+// and returns with the operation in progress (Pending), and the driver
+// runs Advance until it completes (Advance returns its Done); Exec does
+// both. A Poll or Commit that can complete at once (records already
+// fetched) does so inside Apply and returns its result. While one is in
+// progress another is refused; other commands act at once as usual.
+//
+// Every command received is logged with its position (CommandLog), so
+// Replay can rebuild the cluster at any moment.
+func (c *Cluster) Apply(cmd Command) error {
+	cmd, err := valueCommand(cmd)
+	if err != nil {
+		return err
 	}
+	c.logCommand(cmd)
+	if o := c.pending; o != nil && blocking(cmd) {
+		return fmt.Errorf("%s is in progress until t=%s: advance time until it completes first", o.Cmd.Kind(), FormatTime(o.Deadline))
+	}
+	return c.apply(cmd)
+}
+
+// valueCommand returns the value command a pointer command points to, and
+// a value command as it is.
+func valueCommand(cmd Command) (Command, error) {
+	if cmd == nil {
+		return nil, fmt.Errorf("nil command")
+	}
+	v := reflect.ValueOf(cmd)
+	if v.Kind() != reflect.Pointer {
+		return cmd, nil
+	}
+	if v.IsNil() {
+		return nil, fmt.Errorf("nil %T command", cmd)
+	}
+	if e, ok := v.Elem().Interface().(Command); ok {
+		return e, nil
+	}
+	return nil, fmt.Errorf("unknown command %T", cmd)
+}
+
+func (c *Cluster) apply(cmd Command) error {
 	switch x := cmd.(type) {
 	case CreateTopic:
 		return c.createTopic(x, true)
-	case *CreateTopic:
-		return c.createTopic(*x, true)
 	case AlterTopic:
 		return c.alterTopic(x)
 	case Set:
@@ -79,9 +119,9 @@ func (c *Cluster) Apply(cmd Command) (err error) {
 		if x.Duration < 0 || x.Duration > MaxWait {
 			return fmt.Errorf("wait %d ms: want 0 to 24 hours", x.Duration)
 		}
-		return c.Advance(x.Duration)
+		return c.start(x, x.Duration, &op{})
 	case Settle:
-		return c.settle(x.Max)
+		return c.settle(x)
 	}
 	return fmt.Errorf("unknown command %T", cmd)
 }
@@ -125,7 +165,7 @@ func (c *Cluster) set(x Set) error {
 		return err
 	}
 	c.conf = s
-	for _, k := range sortedKeys(x.Configs) {
+	for _, k := range slices.Sorted(maps.Keys(x.Configs)) {
 		ck, _ := canonical(k, x.Configs[k])
 		c.userSet[ck] = x.Configs[k]
 	}
@@ -351,13 +391,8 @@ func (c *Cluster) alterTopic(x AlterTopic) error {
 	}
 	c.addPartitions(t, assign)
 	c.emit(Event{Type: EvTopicAlter, Topic: t.Name, Replicas: assign, Detail: fmt.Sprintf("%s now has %d partitions", t.Name, x.Partitions)})
-	c.wakeClients()
 	return nil
 }
-
-// wakeClients lets clients notice metadata changes (the real clients learn
-// them on their next metadata refresh; this schedules one).
-func (c *Cluster) wakeClients() {}
 
 func (c *Cluster) assign(x Assign) error {
 	k := c.consumers[x.Consumer]

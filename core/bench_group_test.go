@@ -24,7 +24,7 @@ func BenchmarkGroupEndToEnd(b *testing.B) {
 	}
 	cmds = append(cmds, Wait{Duration: 10_000})
 	for _, cmd := range cmds {
-		if err := c.Apply(cmd); err != nil {
+		if err := c.Exec(cmd); err != nil {
 			b.Fatalf("%s: %v", cmd.Kind(), err)
 		}
 	}
@@ -78,7 +78,7 @@ func BenchmarkRebalance100(b *testing.B) {
 			if c.now-start > 600_000 {
 				b.Fatalf("no stable 100-member group after 10 virtual minutes")
 			}
-			if err := c.Advance(10); err != nil {
+			if _, err := c.Advance(10); err != nil {
 				b.Fatal(err)
 			}
 		}

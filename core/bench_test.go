@@ -32,7 +32,7 @@ func benchCluster(tb testing.TB) (*Cluster, *Consumer) {
 		Assign{Consumer: "c1", Partitions: parts},
 		Wait{Duration: 2000},
 	} {
-		if err := c.Apply(cmd); err != nil {
+		if err := c.Exec(cmd); err != nil {
 			tb.Fatalf("%s: %v", cmd.Kind(), err)
 		}
 	}
@@ -90,7 +90,7 @@ func produceAndDrain(b *testing.B, c *Cluster, consumed func() int, step int64) 
 			if c.now >= deadline {
 				b.Fatalf("consumers got %d of %d records after 60 s of virtual time", consumed(), sent)
 			}
-			if err := c.Advance(step); err != nil {
+			if _, err := c.Advance(step); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -22,7 +22,6 @@ func (b *Broker) onLeaderAndIsr(ups []partUpdate, ctrlEpoch int) {
 			b.applyState(u.p, u.st)
 		}
 	}
-	b.c.wakeClients()
 }
 
 func (b *Broker) applyState(p *Partition, st pstate) {

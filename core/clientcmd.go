@@ -7,8 +7,10 @@ import (
 
 const defaultPollTimeout = 10_000
 
-// poll is KafkaConsumer.poll(timeout) in virtual time: it runs the cluster
-// until the consumer has records to return or the timeout passes.
+// poll is KafkaConsumer.poll(timeout) in virtual time: it starts an
+// operation that completes when the consumer has records to return, or at
+// the timeout. Records already fetched complete it at once, inside Apply
+// (KafkaConsumer.poll returns as soon as it has any).
 func (c *Cluster) poll(x Poll) error {
 	k := c.consumers[x.Consumer]
 	if k == nil {
@@ -31,31 +33,33 @@ func (c *Cluster) poll(x Poll) error {
 	k.lastPoll = c.now
 	if k.member != nil {
 		k.member.pollStarted()
-		defer k.member.pollEnded()
 	}
 	k.pump()
 	start := k.polled
-	done := func() bool {
-		if !k.alive {
-			return true
-		}
-		if k.conf.manual {
-			return len(k.buffer) > 0 && (k.member == nil || k.member.stable())
-		}
-		return k.polled > start
-	}
-	// Records already fetched are returned at once, without waiting
-	// (KafkaConsumer.poll returns as soon as it has any): runUntil checks
-	// done first.
-	if err := c.runUntil(c.now+timeout, done); err != nil {
-		return err
-	}
-	if k.alive && k.conf.manual {
-		k.deliver(max)
-	}
-	return nil
+	return c.start(x, timeout, &op{
+		done: func() bool {
+			if !k.alive {
+				return true
+			}
+			if k.conf.manual {
+				return len(k.buffer) > 0 && (k.member == nil || k.member.stable())
+			}
+			return k.polled > start
+		},
+		finish: func(fault error) error {
+			if fault == nil && k.alive && k.conf.manual {
+				k.deliver(max)
+			}
+			if k.member != nil {
+				k.member.pollEnded()
+			}
+			return fault
+		},
+	})
 }
 
+// commit is commitSync: it starts an operation that completes when the
+// coordinator answers the OffsetCommit, or at request.timeout.ms.
 func (c *Cluster) commit(x Commit) error {
 	k := c.consumers[x.Consumer]
 	if k == nil {
@@ -67,7 +71,11 @@ func (c *Cluster) commit(x Commit) error {
 	if k.member == nil {
 		return fmt.Errorf("consumer %s has no group: nothing to commit to", k.Name)
 	}
-	return k.member.commitSync()
+	o, err := k.member.commitSync()
+	if err != nil {
+		return err
+	}
+	return c.start(x, k.conf.requestTimeout, o)
 }
 
 // closeConsumer closes (LeaveGroup) or crashes (nothing sent) a consumer.
@@ -94,24 +102,30 @@ func (c *Cluster) closeConsumer(name string, crash bool) error {
 
 const defaultSettleMs = 5 * 60 * 1000
 
-// settle runs until nothing is in flight: producers have nothing pending,
-// every reachable live follower has caught up with its leader, and groups
-// are stable. It fails, naming what is still busy, if that takes more than
-// max ms.
-func (c *Cluster) settle(maxMs int64) error {
+// settle starts an operation that completes when nothing is in flight:
+// producers have nothing pending, every reachable live follower has caught
+// up with its leader, and groups are stable. It fails, naming what is
+// still busy, if that takes more than Max ms (0: 5 minutes).
+func (c *Cluster) settle(x Settle) error {
+	maxMs := x.Max
 	if maxMs <= 0 {
 		maxMs = defaultSettleMs
 	}
 	if maxMs > MaxWait {
 		return fmt.Errorf("settle max=%d ms: at most 24 hours", maxMs)
 	}
-	if err := c.runUntil(c.now+maxMs, c.settled); err != nil {
-		return err
-	}
-	if why := c.busy(); why != "" {
-		return fmt.Errorf("did not settle within %d ms: %s", maxMs, why)
-	}
-	return nil
+	return c.start(x, maxMs, &op{
+		done: c.settled,
+		finish: func(fault error) error {
+			if fault != nil {
+				return fault
+			}
+			if why := c.busy(); why != "" {
+				return fmt.Errorf("did not settle within %d ms: %s", maxMs, why)
+			}
+			return nil
+		},
+	})
 }
 
 // settled reports whether nothing is in flight (busy, without the words:

@@ -28,7 +28,7 @@ const (
 )
 
 // Cluster is a simulated Kafka cluster: a deterministic state machine driven
-// by Apply (commands) and Advance (virtual time). It does no I/O, reads no
+// by Apply (commands) and Advance (virtual time); see the package doc. It does no I/O, reads no
 // clock and starts no goroutine; everything random comes from one PRNG seeded
 // by Options.Seed.
 type Cluster struct {
@@ -60,6 +60,15 @@ type Cluster struct {
 	muted   bool   // no events, history kept (the simulation tester)
 	history *History
 	fault   error // first internal limit hit while running
+
+	// The driver's side (advance.go, cmdlog.go): the blocking operation in
+	// progress, how many timers fired and operations completed (positions
+	// in the run), and every command applied.
+	pending    *op
+	fired      uint64
+	completed  uint64
+	cmdlog     []Logged
+	cmdlogFull bool
 }
 
 // client is a simulated producer or consumer.
@@ -144,8 +153,14 @@ func (c *Cluster) Events() []Event {
 // DroppedEvents is how many events were discarded because nobody drained them.
 func (c *Cluster) DroppedEvents() uint64 { return c.dropped }
 
+// emit records an event. Muted, it only counts it, so that the events after
+// a muted stretch (a replay) carry the numbers they had live.
 func (c *Cluster) emit(e Event) {
-	if c.quiet || c.muted {
+	if c.quiet {
+		return
+	}
+	c.evSeq++
+	if c.muted {
 		return
 	}
 	if len(c.events) >= maxEvents {
@@ -153,7 +168,6 @@ func (c *Cluster) emit(e Event) {
 		c.events = c.events[:len(c.events)-len(c.events)/2]
 		c.dropped += maxEvents / 2
 	}
-	c.evSeq++
 	e.Seq = c.evSeq
 	if len(e.Partition) > 2 && e.Partition[0] == '_' && e.Partition[1] == '_' {
 		e.Minor = true // internal topics: replication detail
@@ -171,53 +185,6 @@ func (c *Cluster) after(d int64, fn func()) {
 	if !c.sched.push(c.now+d, fn) && c.fault == nil {
 		c.fault = errors.New("scheduler limit reached: too much in flight")
 	}
-}
-
-// Advance runs virtual time forward by d ms, firing everything due.
-func (c *Cluster) Advance(d int64) error {
-	if d < 0 {
-		return fmt.Errorf("cannot go back in time (%d ms)", d)
-	}
-	return c.runUntil(c.now+d, nil)
-}
-
-// runUntil fires timers up to end (inclusive), stopping early when stop
-// returns true: it is checked first (nothing runs if it already holds),
-// then after each virtual millisecond with work.
-func (c *Cluster) runUntil(end int64, stop func() bool) error {
-	if stop != nil && stop() {
-		return c.fault
-	}
-	for {
-		at, ok := c.sched.peek()
-		if !ok || at > end {
-			break
-		}
-		if at > c.now {
-			c.now = at
-		}
-		for n := 0; ; n++ {
-			t, ok := c.sched.peek()
-			if !ok || t != c.now {
-				break
-			}
-			if n == maxTimersPerMs {
-				c.fault = fmt.Errorf("livelock: more than %d timers at t=%s (a zero-delay loop)", maxTimersPerMs, FormatTime(c.now))
-				return c.fault
-			}
-			c.sched.pop().fn()
-		}
-		if c.fault != nil {
-			return c.fault
-		}
-		if stop != nil && stop() {
-			return nil
-		}
-	}
-	if end > c.now {
-		c.now = end
-	}
-	return c.fault
 }
 
 // Broker returns broker id (1-based), or nil.

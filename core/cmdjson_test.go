@@ -273,7 +273,7 @@ func TestCommandJSONApply(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", line, err)
 		}
-		if err := c.Apply(cmd); err != nil {
+		if err := c.Exec(cmd); err != nil {
 			t.Fatalf("%s: %v", line, err)
 		}
 	}

@@ -65,7 +65,7 @@ type membership interface {
 	pollEnded()
 	stable() bool
 	idle() bool
-	commitSync() error
+	commitSync() (*op, error) // starts it; the op completes on the answer or at request.timeout.ms
 	leave()
 }
 

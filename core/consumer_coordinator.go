@@ -125,27 +125,30 @@ func (m *member) onPoll() {
 	m.sendCommit(nil)
 }
 
-// commitSync commits the current positions and waits (in virtual time)
-// for the answer.
-func (m *member) commitSync() error {
-	k, c := m.k, m.c()
+// commitSync sends OffsetCommit with the current positions and returns the
+// operation that waits (in virtual time) for the answer.
+func (m *member) commitSync() (*op, error) {
 	if m.coord < 0 {
-		return fmt.Errorf("commit failed: COORDINATOR_NOT_AVAILABLE")
+		return nil, fmt.Errorf("commit failed: COORDINATOR_NOT_AVAILABLE")
 	}
 	var result *string
 	m.sendCommit(func(err string) { result = &err })
-	if err := c.runUntil(c.now+k.conf.requestTimeout, func() bool { return result != nil }); err != nil {
-		return err
-	}
-	switch {
-	case result == nil:
-		return fmt.Errorf("commit timed out")
-	case *result == "ILLEGAL_GENERATION" || *result == "UNKNOWN_MEMBER_ID" || *result == "REBALANCE_IN_PROGRESS":
-		return fmt.Errorf("CommitFailedException (%s): the group has already rebalanced and assigned the partitions to another member", *result)
-	case *result != "":
-		return fmt.Errorf("commit failed: %s", *result)
-	}
-	return nil
+	return &op{
+		done: func() bool { return result != nil },
+		finish: func(fault error) error {
+			switch {
+			case fault != nil:
+				return fault
+			case result == nil:
+				return fmt.Errorf("commit timed out")
+			case *result == "ILLEGAL_GENERATION" || *result == "UNKNOWN_MEMBER_ID" || *result == "REBALANCE_IN_PROGRESS":
+				return fmt.Errorf("CommitFailedException (%s): the group has already rebalanced and assigned the partitions to another member", *result)
+			case *result != "":
+				return fmt.Errorf("commit failed: %s", *result)
+			}
+			return nil
+		},
+	}, nil
 }
 
 // sendCommit sends OffsetCommit with the positions of owned partitions.

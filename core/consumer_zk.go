@@ -279,17 +279,18 @@ func (z *zkMember) stable() bool { return z.registered && !z.running }
 // or not the application polls.
 func (z *zkMember) idle() bool { return false }
 
-func (z *zkMember) commitSync() error {
-	c := z.k.c
+func (z *zkMember) commitSync() (*op, error) {
 	done := false
 	z.commit(func() { done = true })
-	if err := c.runUntil(c.now+z.k.conf.requestTimeout, func() bool { return done }); err != nil {
-		return err
-	}
-	if !done {
-		return fmt.Errorf("commit timed out")
-	}
-	return nil
+	return &op{
+		done: func() bool { return done },
+		finish: func(fault error) error {
+			if fault == nil && !done {
+				return fmt.Errorf("commit timed out")
+			}
+			return fault
+		},
+	}, nil
 }
 
 // leave is ZookeeperConsumerConnector.shutdown: commit, then close the

@@ -63,7 +63,7 @@ func TestEventsEncode(t *testing.T) {
 		CrashBroker{Broker: 1},
 		Wait{Duration: 30000},
 	} {
-		if err := c.Apply(cmd); err != nil {
+		if err := c.Exec(cmd); err != nil {
 			t.Fatalf("%T: %v", cmd, err)
 		}
 	}

@@ -74,8 +74,8 @@ func FuzzApplyCommand(f *testing.F) {
 			return
 		}
 		c := fuzzCluster(t)
-		_ = c.Apply(fuzzBudget(cmd))
-		_ = c.Advance(1000)
+		_ = c.Exec(fuzzBudget(cmd))
+		_, _ = c.Advance(1000)
 		for _, e := range c.Events() {
 			_ = e.Text()
 		}
@@ -97,7 +97,7 @@ func fuzzCluster(t *testing.T) *Cluster {
 			t.Fatalf("setup %s: %v", cmd.Kind(), err)
 		}
 	}
-	if err := c.Advance(100); err != nil {
+	if _, err := c.Advance(100); err != nil {
 		t.Fatalf("setup: %v", err)
 	}
 	return c
@@ -156,9 +156,9 @@ func FuzzCommandProgram(f *testing.F) {
 		for step := 0; step < fuzzMaxSteps && len(r.b) > 0; step++ {
 			cmd := r.command()
 			checkRoundTrip(t, cmd)
-			_ = c.Apply(fuzzBudget(cmd))
+			_ = c.Exec(fuzzBudget(cmd))
 		}
-		_ = c.Advance(1000)
+		_, _ = c.Advance(1000)
 		for _, e := range c.Events() {
 			_ = e.Text()
 		}

@@ -13,7 +13,7 @@ func newZKCluster(t *testing.T, version string) *Cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Advance(3000); err != nil {
+	if _, err := c.Advance(3000); err != nil {
 		t.Fatal(err)
 	}
 	return c
@@ -81,7 +81,7 @@ func TestZKSessionExpiry(t *testing.T) {
 	if err := c.Apply(CrashBroker{Broker: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Advance(20000); err != nil {
+	if _, err := c.Advance(20000); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := zk.Exists("/brokers/ids/3"); ok {
@@ -109,7 +109,7 @@ func TestZKSessionExpiry(t *testing.T) {
 	if err := c.Apply(Restart{Broker: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Advance(5000); err != nil {
+	if _, err := c.Advance(5000); err != nil {
 		t.Fatal(err)
 	}
 	_, again, ok := zk.Get("/brokers/ids/3")
@@ -136,7 +136,7 @@ func openProbe(t *testing.T, c *Cluster) *zkProbe {
 		}
 		return func() { p.sess = s }
 	})
-	if err := c.Advance(10); err != nil {
+	if _, err := c.Advance(10); err != nil {
 		t.Fatal(err)
 	}
 	if p.sess.ID == 0 {
@@ -178,7 +178,7 @@ func TestZKOutsideWatch(t *testing.T) {
 			}
 		}
 		p.zk.Send("Ping", "", func() func() { p.zk.Touch(p.sess.ID); return func() {} })
-		if err := c.Advance(2000); err != nil {
+		if _, err := c.Advance(2000); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -208,7 +208,7 @@ func TestZKOutsideSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.ls("/brokers/ids")
-	if err := c.Advance(3000); err != nil {
+	if _, err := c.Advance(3000); err != nil {
 		t.Fatal(err)
 	}
 	if len(p.got) != 0 {
@@ -217,7 +217,7 @@ func TestZKOutsideSplit(t *testing.T) {
 	if !p.zk.Touch(p.sess.ID) {
 		t.Fatal("session gone before its timeout")
 	}
-	if err := c.Advance(7000); err != nil {
+	if _, err := c.Advance(7000); err != nil {
 		t.Fatal(err)
 	}
 	if p.zk.Touch(p.sess.ID) || p.zk.Sessions() != 0 {
@@ -229,7 +229,7 @@ func TestZKOutsideSplit(t *testing.T) {
 	// A new session re-registers a child watch from before: /brokers/ids
 	// changed (the brokers, cut off from zk, lose their sessions after
 	// 18 s), so it fires at once.
-	if err := c.Advance(10000); err != nil {
+	if _, err := c.Advance(10000); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Apply(NetHeal{}); err != nil {
@@ -242,7 +242,7 @@ func TestZKOutsideSplit(t *testing.T) {
 	if err := q.zk.SetWatches(q.sess.ID, seen, nil, []string{"/nope"}, []string{"/brokers/ids"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Advance(10); err != nil {
+	if _, err := c.Advance(10); err != nil {
 		t.Fatal(err)
 	}
 	if len(q.events) != 1 || q.events[0].Type != ZKNodeChildrenChanged {
@@ -265,7 +265,7 @@ func TestZKObserverDoesNotPerturb(t *testing.T) {
 		if observe {
 			p = openProbe(t, c)
 		} else {
-			_ = c.Advance(10) // as long as openProbe takes
+			_, _ = c.Advance(10) // as long as openProbe takes
 		}
 		var out []string
 		for i := 0; i < 30; i++ {
@@ -276,7 +276,7 @@ func TestZKObserverDoesNotPerturb(t *testing.T) {
 			if i == 10 {
 				_ = c.Apply(CrashBroker{Broker: 2})
 			}
-			_ = c.Advance(997)
+			_, _ = c.Advance(997)
 			for _, e := range c.Events() {
 				if e.From == ZKClientHost || e.To == ZKClientHost || e.Op == "createSession" || e.Session != 0 && e.Broker == 0 && e.Group == "" {
 					continue
