@@ -78,7 +78,7 @@ func (b *Broker) start() {
 	}
 	md := b.c.md
 	if b.c.now == 0 {
-		md.register(b, b.incarnation) // the cluster boots with every broker registered
+		md.handleBrokerRegistration(brokerRegistrationReq{broker: b, incarnation: b.incarnation}) // the cluster boots with every broker registered
 	} else {
 		b.register()
 	}
@@ -89,7 +89,7 @@ func (b *Broker) start() {
 func (b *Broker) register() {
 	inc := b.incarnation
 	md := b.c.md
-	b.c.net.send(b.node, md.node, "Register", func() { md.register(b, inc) }, nil)
+	b.c.net.send(b.node, md.node, "Register", func() { md.handleBrokerRegistration(brokerRegistrationReq{broker: b, incarnation: inc}) }, nil)
 }
 
 func (b *Broker) heartbeat() {
@@ -100,7 +100,7 @@ func (b *Broker) heartbeat() {
 		kind = "BrokerHeartbeat"
 	}
 	b.c.net.send(b.node, md.node, kind, func() {
-		if md.heartbeat(b.ID, inc) {
+		if md.handleBrokerHeartbeat(brokerHeartbeatReq{broker: b.ID, incarnation: inc}).registered {
 			return
 		}
 		// Session gone (expired, fenced, or never made): register again.

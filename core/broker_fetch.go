@@ -6,20 +6,36 @@ import (
 	"github.com/kafkasim/kafkasim/core/log"
 )
 
+// fetchReq is a Fetch request: from a follower (replica >= 0, reading up
+// to the leader's LEO) or a consumer (replica -1, reading up to the HW).
+// The leader holds it up to maxWait ms until at least minBytes are
+// readable (DelayedFetch); maxBytes bounds the whole response, each
+// partition's maxBytes (0: no bound of its own) its share, and the first
+// batch is returned even if larger (KIP-74).
+type fetchReq struct {
+	replica  int
+	maxWait  int64
+	minBytes int
+	maxBytes int
+	parts    []fetchPart
+}
+
 // fetchPart is one partition of a Fetch request.
 type fetchPart struct {
-	p      *Partition
-	offset int64
-	epoch  int32
+	p        *Partition
+	offset   int64
+	epoch    int32 // the fetcher's current leader epoch (KIP-320), -1: not checked
+	maxBytes int   // max partition bytes; 0: only the request's bound
 }
 
 // fetchResult is one partition of a Fetch response.
 type fetchResult struct {
-	p       *Partition
-	batches []*log.Batch
-	hw      int64
-	leo     int64
-	err     string
+	p        *Partition
+	batches  []*log.Batch
+	hw       int64
+	leo      int64
+	logStart int64
+	err      string
 }
 
 // parkedFetch is a Fetch the leader holds until data arrives or its wait
@@ -29,26 +45,34 @@ type parkedFetch struct {
 	replica  int // follower id, or -1 for a consumer
 	parts    []fetchPart
 	maxBytes int
+	minBytes int
 	respond  func([]fetchResult)
 	done     bool
 }
 
-// handleFetch serves a follower's Fetch: each fetch offset is the
-// follower's LEO, which may grow the ISR and advance the HW.
-func (b *Broker) handleFetch(from *Broker, parts []fetchPart, respond func([]fetchResult)) {
-	for _, fp := range parts {
-		if r := b.replicas[fp.p]; r != nil && r.role == roleLeader && r.epoch == fp.epoch && fp.offset <= r.log.LEO() {
-			r.updateFollower(from.ID, fp.offset)
+// maxParkedFetches bounds the fetches one broker holds; past it a fetch is
+// answered at once, as if its max wait were 0.
+const maxParkedFetches = 100_000
+
+// handleFetch is ReplicaManager.fetchMessages on the leader. A follower's
+// fetch offsets are its LEO, which may grow the ISR and advance the HW
+// before the read.
+func (b *Broker) handleFetch(req fetchReq, respond func([]fetchResult)) {
+	if req.replica >= 0 {
+		for _, fp := range req.parts {
+			if r := b.replicas[fp.p]; r != nil && r.role == roleLeader && r.epoch == fp.epoch && fp.offset <= r.log.LEO() {
+				r.updateFollower(req.replica, fp.offset)
+			}
 		}
 	}
-	b.serveFetch(&parkedFetch{replica: from.ID, parts: parts, maxBytes: b.c.bc.fetchMaxBytes, respond: respond}, b.c.bc.fetchWaitMs)
+	b.serveFetch(&parkedFetch{replica: req.replica, parts: req.parts, maxBytes: req.maxBytes, minBytes: req.minBytes, respond: respond}, req.maxWait)
 }
 
 // serveFetch answers now if there is data or an error, else parks the
 // fetch for up to wait ms.
 func (b *Broker) serveFetch(pf *parkedFetch, wait int64) {
 	res, ready := b.readFetch(pf)
-	if ready || wait <= 0 {
+	if ready || wait <= 0 || len(b.parked) >= maxParkedFetches {
 		pf.respond(res)
 		return
 	}
@@ -105,19 +129,25 @@ func (pf *parkedFetch) has(p *Partition) bool {
 	return false
 }
 
-// readFetch reads every partition of a fetch; ready reports whether any
-// partition has data or an error (so the fetch should not wait).
+// readFetch reads every partition of a fetch; ready reports whether the
+// fetch should not wait: some partition has an error, or at least
+// minBytes were read (with minBytes <= 1: any data).
 func (b *Broker) readFetch(pf *parkedFetch) ([]fetchResult, bool) {
 	res := make([]fetchResult, len(pf.parts))
 	ready := false
-	budget := pf.maxBytes
+	budget, read := pf.maxBytes, 0
 	for i, fp := range pf.parts {
-		fr := b.readPart(pf.replica, fp, budget)
+		limit := budget
+		if fp.maxBytes > 0 {
+			limit = min(limit, fp.maxBytes)
+		}
+		fr := b.readPart(pf.replica, fp, limit)
 		res[i] = fr
 		for _, bt := range fr.batches {
 			budget -= bt.Size()
+			read += bt.Size()
 		}
-		if fr.err != "" || len(fr.batches) > 0 {
+		if fr.err != "" || len(fr.batches) > 0 && read >= pf.minBytes {
 			ready = true
 		}
 	}
@@ -125,7 +155,7 @@ func (b *Broker) readFetch(pf *parkedFetch) ([]fetchResult, bool) {
 }
 
 func (b *Broker) readPart(replica int, fp fetchPart, maxBytes int) fetchResult {
-	fr := fetchResult{p: fp.p, hw: -1, leo: -1}
+	fr := fetchResult{p: fp.p, hw: -1, leo: -1, logStart: -1}
 	r := b.replicas[fp.p]
 	switch {
 	case r == nil:
@@ -141,7 +171,7 @@ func (b *Broker) readPart(replica int, fp fetchPart, maxBytes int) fetchResult {
 		fr.err = "UNKNOWN_LEADER_EPOCH"
 		return fr
 	}
-	fr.hw, fr.leo = r.hw, r.log.LEO()
+	fr.hw, fr.leo, fr.logStart = r.hw, r.log.LEO(), r.log.StartOffset()
 	limit := fr.leo
 	if replica < 0 {
 		limit = r.hw // consumers read committed data only

@@ -1,9 +1,20 @@
 package core
 
-// onLeaderAndIsr applies partition states from the controller: the
+// leaderAndIsrReq is the controller's word on partition states: ZK mode's
+// LeaderAndIsr (with UpdateMetadata folded in: every partition's state goes
+// to the metadata cache), or in KRaft the partition records the broker
+// fetched from the metadata log (its controller epoch is then constant).
+type leaderAndIsrReq struct {
+	ctrlEpoch int
+	parts     []partUpdate
+}
+
+// handleLeaderAndIsr applies partition states from the controller: the
 // metadata cache for all of them, and role changes for the partitions this
-// broker hosts (ReplicaManager.becomeLeaderOrFollower).
-func (b *Broker) onLeaderAndIsr(ups []partUpdate, ctrlEpoch int) {
+// broker hosts (ReplicaManager.becomeLeaderOrFollower). A request from a
+// deposed controller (older epoch) is ignored.
+func (b *Broker) handleLeaderAndIsr(req leaderAndIsrReq) {
+	ups, ctrlEpoch := req.parts, req.ctrlEpoch
 	if ctrlEpoch < b.ctrlEpoch {
 		return // a deposed controller
 	}

@@ -12,6 +12,11 @@ const (
 	listLatest   int64 = -1
 )
 
+// listOffsetsReq is a ListOffsets request from a consumer.
+type listOffsetsReq struct {
+	parts []listOffsetsPart
+}
+
 // listOffsetsPart is one partition of a ListOffsets request.
 type listOffsetsPart struct {
 	p         *Partition
@@ -29,9 +34,9 @@ type listOffsetsResult struct {
 
 // handleListOffsets is KafkaApis.handleListOffsetRequest on this broker:
 // each partition must be led here.
-func (b *Broker) handleListOffsets(parts []listOffsetsPart) []listOffsetsResult {
-	out := make([]listOffsetsResult, len(parts))
-	for i, lp := range parts {
+func (b *Broker) handleListOffsets(req listOffsetsReq) []listOffsetsResult {
+	out := make([]listOffsetsResult, len(req.parts))
+	for i, lp := range req.parts {
 		res := listOffsetsResult{p: lp.p, offset: -1, epoch: -1}
 		r, err := b.leaderFor(lp.p)
 		switch {

@@ -11,16 +11,34 @@ type topicMeta struct {
 	parts []partMeta
 }
 
+// partMeta is one partition in a Metadata response, per the broker's
+// metadata cache.
 type partMeta struct {
 	p      *Partition
 	leader int
 	epoch  int32
+	isr    []int // shared with the cache entry: read only
+}
+
+// metadataReq is a Metadata request: the topics of interest, nil for all.
+type metadataReq struct {
+	topics []string
+}
+
+// metadataResult is a Metadata response. empty reports a broker whose
+// metadata cache is still empty (just restarted): it lists no brokers, and
+// clients ignore its answer ("Ignoring empty metadata response",
+// NetworkClient).
+type metadataResult struct {
+	topics []topicMeta
+	empty  bool
 }
 
 // handleMetadata answers a Metadata request from the broker's cache. An
 // unknown topic is created when auto.create.topics.enable is on (the answer
 // is then LEADER_NOT_AVAILABLE until the leaders are known).
-func (b *Broker) handleMetadata(topics []string) []topicMeta {
+func (b *Broker) handleMetadata(req metadataReq) metadataResult {
+	topics := req.topics
 	if topics == nil { // all topics
 		for _, t := range b.c.order {
 			if _, known := b.cache[t.Partitions[0]]; known && !t.Internal {
@@ -44,7 +62,7 @@ func (b *Broker) handleMetadata(topics []string) []topicMeta {
 		}
 		for _, p := range t.Partitions {
 			if st, ok := b.cache[p]; ok { // partitions the broker has not heard of yet are left out
-				tm.parts = append(tm.parts, partMeta{p: p, leader: st.leader, epoch: st.epoch})
+				tm.parts = append(tm.parts, partMeta{p: p, leader: st.leader, epoch: st.epoch, isr: st.isr})
 			}
 		}
 		if len(tm.parts) == 0 {
@@ -53,5 +71,5 @@ func (b *Broker) handleMetadata(topics []string) []topicMeta {
 		out = append(out, tm)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out
+	return metadataResult{topics: out, empty: len(b.cache) == 0}
 }

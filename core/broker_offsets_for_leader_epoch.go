@@ -4,6 +4,13 @@ package core
 // a new leader, asks where its latest epoch ends in the leader's log, and
 // truncates there.
 
+// offsetsForLeaderEpochReq is an OffsetsForLeaderEpoch request from a
+// follower broker.
+type offsetsForLeaderEpochReq struct {
+	replica int
+	parts   []epochQuery
+}
+
 // epochQuery is one partition of an OffsetsForLeaderEpoch request: the
 // follower's current leader epoch (fencing, KIP-320) and the epoch it asks
 // about.
@@ -25,9 +32,9 @@ type epochEnd struct {
 
 // handleOffsetsForLeaderEpoch is KafkaApis.handleOffsetForLeaderEpochRequest
 // on the leader: the requester's current epoch must be this leader's.
-func (b *Broker) handleOffsetsForLeaderEpoch(parts []epochQuery) []epochEnd {
-	out := make([]epochEnd, len(parts))
-	for i, q := range parts {
+func (b *Broker) handleOffsetsForLeaderEpoch(req offsetsForLeaderEpochReq) []epochEnd {
+	out := make([]epochEnd, len(req.parts))
+	for i, q := range req.parts {
 		res := epochEnd{p: q.p, leaderEpoch: -1, endOffset: -1}
 		lr := b.replicas[q.p]
 		switch {

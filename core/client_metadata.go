@@ -98,8 +98,8 @@ func (m *metaView) refresh() {
 		}
 	}
 	c.net.send(m.from, b.node, "Metadata", func() {
-		resp := b.handleMetadata(topics)
-		empty := len(b.cache) == 0
+		res := b.handleMetadata(metadataReq{topics: topics})
+		resp, empty := res.topics, res.empty
 		c.net.send(b.node, m.from, "MetadataResponse", func() {
 			if m.seq != seq || !m.alive() {
 				return

@@ -123,7 +123,8 @@ func (m *member) findCoordinator() {
 		}
 	}
 	k.send(b, "FindCoordinator", func() {
-		id, err := b.handleFindCoordinator(k.Group)
+		res := b.handleFindCoordinator(findCoordinatorReq{key: k.Group})
+		id, err := res.coordinator, res.err
 		k.reply(b, "FindCoordinatorResponse", func() {
 			if m.seq != seq || !m.finding {
 				return
@@ -212,19 +213,13 @@ func (m *member) joinGroup() {
 		req.sub.Owned = append(req.sub.Owned, assign.TopicPartition{Topic: p.Topic.Name, Partition: p.ID})
 	}
 	k.send(b, "JoinGroup", func() {
-		g, err := b.groups.lookup(k.Group, true)
-		respond := func(res joinResult) {
+		b.handleJoinGroup(req, func(res joinResult) {
 			k.reply(b, "JoinGroupResponse", func() {
 				if m.seq == seq && m.inflight {
 					m.onJoin(res)
 				}
 			})
-		}
-		if err != "" {
-			respond(joinResult{err: err})
-			return
-		}
-		g.join(req, respond)
+		})
 	}, func() {
 		if m.seq == seq {
 			m.coordinatorLost("connection refused")
@@ -278,19 +273,13 @@ func (m *member) syncGroup(plan map[string][]*Partition) {
 	m.seq++
 	seq, id, gen := m.seq, m.id, m.generation
 	k.send(b, "SyncGroup", func() {
-		respond := func(res syncResult) {
+		b.handleSyncGroup(syncReq{group: k.Group, memberID: id, generation: gen, assignment: plan}, func(res syncResult) {
 			k.reply(b, "SyncGroupResponse", func() {
 				if m.seq == seq && m.inflight {
 					m.onSync(res)
 				}
 			})
-		}
-		g, err := b.groups.lookup(k.Group, false)
-		if err != "" {
-			respond(syncResult{err: err})
-			return
-		}
-		g.sync(id, gen, plan, respond)
+		})
 	}, func() {
 		if m.seq == seq {
 			m.coordinatorLost("connection refused")
@@ -376,10 +365,7 @@ func (m *member) heartbeat() {
 	seq, id, gen := m.hbSeq, m.id, m.generation
 	done := false
 	k.send(b, "Heartbeat", func() {
-		g, err := b.groups.lookup(k.Group, false)
-		if err == "" {
-			err = g.heartbeat(id, gen)
-		}
+		err := b.handleHeartbeat(heartbeatReq{group: k.Group, memberID: id, generation: gen})
 		k.reply(b, "HeartbeatResponse", func() {
 			done = true
 			if m.hbSeq == seq && m.id == id && m.generation == gen {
@@ -443,8 +429,6 @@ func (m *member) sendLeave() {
 	}
 	id := m.id
 	c.net.send(k.node, b.node, "LeaveGroup", func() {
-		if g, err := b.groups.lookup(k.Group, false); err == "" {
-			g.leave(id)
-		}
+		b.handleLeaveGroup(leaveReq{group: k.Group, memberID: id})
 	}, nil)
 }

@@ -181,7 +181,7 @@ func (m *member) sendCommit(done func(string)) {
 		}
 	}
 	k.send(b, "OffsetCommit", func() {
-		b.groups.handleCommit(req, func(err string) {
+		b.handleOffsetCommit(req, func(err string) {
 			k.reply(b, "OffsetCommitResponse", func() {
 				finish(err)
 				if err == "NOT_COORDINATOR" {
@@ -249,7 +249,8 @@ func (m *member) sendOffsetFetch() {
 		return
 	}
 	k.send(b, "OffsetFetch", func() {
-		offs, err := b.groups.handleOffsetFetch(k.Group, parts)
+		res := b.handleOffsetFetch(offsetFetchReq{group: k.Group, parts: parts})
+		offs, err := res.offsets, res.err
 		k.reply(b, "OffsetFetchResponse", func() {
 			if err != "" {
 				m.coordinatorLost(err)

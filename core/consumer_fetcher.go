@@ -78,15 +78,15 @@ func (k *Consumer) fetch(l int, parts []fetchPart) {
 		return true
 	}
 	k.send(b, "Fetch", func() {
-		pf := &parkedFetch{replica: -1, parts: parts, maxBytes: k.conf.maxPartBytes * len(parts), respond: func(res []fetchResult) {
+		req := fetchReq{replica: -1, maxWait: k.conf.fetchWaitMs, minBytes: 1, maxBytes: k.conf.maxPartBytes * len(parts), parts: parts}
+		b.handleFetch(req, func(res []fetchResult) {
 			k.reply(b, "FetchResponse", func() {
 				if finish() {
 					k.onFetch(parts, res)
 					k.pump()
 				}
 			})
-		}}
-		b.serveFetch(pf, k.conf.fetchWaitMs)
+		})
 	}, func() {
 		if finish() {
 			k.lostConnection(l, "connection refused")

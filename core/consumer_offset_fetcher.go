@@ -44,7 +44,7 @@ func (k *Consumer) resetPosition(p *Partition) {
 		if k.conf.reset == "earliest" {
 			ts = listEarliest
 		}
-		res := b.handleListOffsets([]listOffsetsPart{{p: p, timestamp: ts}})[0]
+		res := b.handleListOffsets(listOffsetsReq{parts: []listOffsetsPart{{p: p, timestamp: ts}}})[0]
 		off, errName := res.offset, res.err
 		k.reply(b, "ListOffsetsResponse", func() {
 			if errName != "" || !k.owns(p) {

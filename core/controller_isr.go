@@ -1,5 +1,34 @@
 package core
 
+// alterPartitionReq is a leader's ISR change: AlterPartition (KRaft),
+// AlterIsr (ZK mode, 2.7+), or before 2.7 the leader's own conditional
+// write of the state znode (ZkSetIsr), all judged by the same rules.
+type alterPartitionReq struct {
+	p       *Partition
+	leader  int
+	epoch   int32 // the leader's epoch
+	version int32 // the partition (ZK: znode) version the change is based on
+	isr     []int
+}
+
+// alterPartitionResult is the new partition version, or an error name.
+type alterPartitionResult struct {
+	version int32
+	err     string
+}
+
+// handleAlterPartition applies a leader's ISR change if it is based on
+// the current state (same leader epoch and version), then tells the other
+// brokers (UpdateMetadata after the ISR change notification; KRaft: the
+// record they fetch).
+func (m *metadata) handleAlterPartition(req alterPartitionReq) alterPartitionResult {
+	v, err := m.alterISR(req.p, req.leader, req.epoch, req.version, req.isr)
+	if err == "" {
+		m.afterISRChange(req.p, req.leader)
+	}
+	return alterPartitionResult{version: v, err: err}
+}
+
 // alterISR applies a leader's ISR change if it is based on the current
 // state (same leader epoch and version), as AlterPartition (2.7+) or the ZK
 // conditional write (before) does. It returns the new version or an error name.

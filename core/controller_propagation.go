@@ -108,7 +108,7 @@ func (m *metadata) sendState(b *Broker, inc int, kind string, ups []partUpdate) 
 	m.c.net.send(m.ctrlNode(), b.node, kind, func() {
 		arrived = true
 		if b.incarnation == inc {
-			b.onLeaderAndIsr(ups, epoch)
+			b.handleLeaderAndIsr(leaderAndIsrReq{ctrlEpoch: epoch, parts: ups})
 		}
 	}, nil)
 	again := func() {

@@ -21,7 +21,27 @@ func (m *metadata) heartbeatInterval() int64 {
 	return max(1, m.c.bc.zkSessionMs/3) // ZooKeeper clients ping at a third of the timeout
 }
 
-// register handles a broker's registration (ZK: ephemeral /brokers/ids/N;
+// brokerRegistrationReq is a broker process's registration: ZK, the
+// ephemeral /brokers/ids/N; KRaft, BrokerRegistration.
+type brokerRegistrationReq struct {
+	broker      *Broker
+	incarnation int // the registering process (Broker.incarnation)
+}
+
+// brokerHeartbeatReq renews a broker's session: KRaft's BrokerHeartbeat,
+// or the ZooKeeper session ping.
+type brokerHeartbeatReq struct {
+	broker      int
+	incarnation int
+}
+
+// brokerHeartbeatResult says whether the broker still has a session;
+// without one it must register again.
+type brokerHeartbeatResult struct {
+	registered bool
+}
+
+// handleBrokerRegistration handles a broker's registration (ZK: ephemeral /brokers/ids/N;
 // KRaft: BrokerRegistration, then unfenced). A restarted broker cannot
 // register while its previous incarnation's session lives on: in ZK mode
 // /brokers/ids/N is still held by the old session; in KRaft
@@ -31,7 +51,8 @@ func (m *metadata) heartbeatInterval() int64 {
 // within broker.session.timeout.ms). Either way the broker retries until
 // that session is gone, so a crashed broker is back only about a session
 // timeout later.
-func (m *metadata) register(b *Broker, inc int) {
+func (m *metadata) handleBrokerRegistration(req brokerRegistrationReq) {
+	b, inc := req.broker, req.incarnation
 	if cur, ok := m.registered[b.ID]; ok {
 		if cur == inc+1 {
 			return
@@ -78,17 +99,18 @@ func (m *metadata) validSession(id int) bool {
 	return ok && !m.fenced[id] && m.lastBeat[id]+m.sessionTimeout() >= m.c.now
 }
 
-// heartbeat renews a session; false means the broker has no registration
-// (it must register again; in KRaft also when the registration is its
-// previous incarnation's, so a refused or lost registration is retried
+// handleBrokerHeartbeat renews a session; registered false means the
+// broker has no registration (it must register again; in KRaft also when
+// the registration is its previous incarnation's, so a refused or lost registration is retried
 // every broker.heartbeat.interval.ms). A KRaft broker that was fenced stays
 // registered and keeps fetching metadata; its next heartbeat unfences it
 // (BrokerHeartbeatManager.calculateNextBrokerState: FENCED -> UNFENCED
 // once it has caught up with its registration record).
-func (m *metadata) heartbeat(id, inc int) bool {
+func (m *metadata) handleBrokerHeartbeat(req brokerHeartbeatReq) brokerHeartbeatResult {
+	id, inc := req.broker, req.incarnation
 	cur, ok := m.registered[id]
 	if !ok || m.kraft && cur != inc+1 {
-		return false
+		return brokerHeartbeatResult{}
 	}
 	if cur == inc+1 {
 		m.beat(id)
@@ -99,7 +121,7 @@ func (m *metadata) heartbeat(id, inc int) bool {
 			m.onBrokerStartup(id)
 		}
 	}
-	return true
+	return brokerHeartbeatResult{registered: true}
 }
 
 func brokerZNode(b *Broker) string {

@@ -17,10 +17,10 @@ type commitReq struct {
 	order      []*Partition
 }
 
-// handleCommit is GroupCoordinator.handleCommitOffsets: validate the
+// commitOffsets is GroupCoordinator.handleCommitOffsets: validate the
 // member and generation, append the offsets to __consumer_offsets
 // (acks=all), then remember them.
-func (co *coordinator) handleCommit(req commitReq, done func(string)) {
+func (co *coordinator) commitOffsets(req commitReq, done func(string)) {
 	g, err := co.lookup(req.group, true)
 	if err != "" {
 		done(err)
@@ -60,8 +60,8 @@ func (co *coordinator) handleCommit(req commitReq, done func(string)) {
 	})
 }
 
-// handleOffsetFetch returns committed offsets (-1 where none).
-func (co *coordinator) handleOffsetFetch(groupID string, parts []*Partition) (map[*Partition]int64, string) {
+// fetchOffsets returns committed offsets (-1 where none).
+func (co *coordinator) fetchOffsets(groupID string, parts []*Partition) (map[*Partition]int64, string) {
 	p := co.b.c.offsetsPartition(groupID)
 	if p == nil || !co.loaded[p] {
 		return nil, "NOT_COORDINATOR"

@@ -79,7 +79,7 @@ func (p *Producer) initPID() {
 	p.pidReq = true
 	done := false
 	c.net.send(p.node, b.node, "InitProducerId", func() {
-		res := b.handleInitProducerId()
+		res := b.handleInitProducerId(initProducerIDReq{})
 		c.net.send(b.node, p.node, "InitProducerIdResponse", func() {
 			if done {
 				return

@@ -53,7 +53,8 @@ func (b *Broker) fetchFrom(leader int) {
 		})
 	}
 	b.send(lb.node, "Fetch", func() {
-		lb.handleFetch(b, parts, func(res []fetchResult) {
+		req := fetchReq{replica: b.ID, maxWait: b.c.bc.fetchWaitMs, minBytes: 1, maxBytes: b.c.bc.fetchMaxBytes, parts: parts}
+		lb.handleFetch(req, func(res []fetchResult) {
 			lb.replyTo(b, "FetchResponse", func() {
 				if f.seq == seq && f.inflight {
 					f.inflight = false

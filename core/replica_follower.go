@@ -63,7 +63,7 @@ func (b *Broker) queryEpoch(r *Replica) {
 	}
 	answered := false
 	b.send(lb.node, "OffsetsForLeaderEpoch", func() {
-		res := lb.handleOffsetsForLeaderEpoch([]epochQuery{{p: r.p, currentEpoch: epoch, leaderEpoch: latest}})[0]
+		res := lb.handleOffsetsForLeaderEpoch(offsetsForLeaderEpochReq{replica: b.ID, parts: []epochQuery{{p: r.p, currentEpoch: epoch, leaderEpoch: latest}}})[0]
 		found, end, errName := res.leaderEpoch, res.endOffset, res.err
 		lb.replyTo(b, "OffsetsForLeaderEpochResponse", func() {
 			if answered {

@@ -120,10 +120,8 @@ func (r *Replica) requestISR(isr []int, why string) {
 		}
 		first = false
 		b.send(to, kind, func() {
-			v, errName := md.alterISR(r.p, b.ID, epoch, version, isr)
-			if errName == "" {
-				md.afterISRChange(r.p, b.ID)
-			}
+			res := md.handleAlterPartition(alterPartitionReq{p: r.p, leader: b.ID, epoch: epoch, version: version, isr: isr})
+			v, errName := res.version, res.err
 			c.net.send(to, b.node, kind+"Response", func() {
 				b.run(inc, func() {
 					if done {

@@ -1,0 +1,72 @@
+package core
+
+// The classic consumer group protocol as the coordinator broker answers
+// it: JoinGroup, SyncGroup, Heartbeat and LeaveGroup (KafkaApis hands
+// them to the GroupCoordinator). Each is refused with NOT_COORDINATOR on
+// a broker that does not lead the group's __consumer_offsets partition.
+// The membership logic is coordinator_membership.go; offsets are
+// broker_offsets.go.
+
+// syncReq is a SyncGroup request; the leader's carries the assignment.
+type syncReq struct {
+	group      string
+	memberID   string
+	generation int
+	assignment map[string][]*Partition // member id -> partitions (leader only)
+}
+
+// heartbeatReq is a Heartbeat request.
+type heartbeatReq struct {
+	group      string
+	memberID   string
+	generation int
+}
+
+// leaveReq is a LeaveGroup request (one member, as before KIP-345's batch).
+type leaveReq struct {
+	group    string
+	memberID string
+}
+
+// handleJoinGroup is GroupCoordinator.handleJoinGroup: the group is
+// created on first use; respond runs when the join completes (a JoinGroup
+// waits in purgatory for the rest of the group).
+func (b *Broker) handleJoinGroup(req joinReq, respond func(joinResult)) {
+	g, err := b.groups.lookup(req.group, true)
+	if err != "" {
+		respond(joinResult{err: err})
+		return
+	}
+	g.join(req, respond)
+}
+
+// handleSyncGroup is GroupCoordinator.handleSyncGroup: respond runs once
+// the leader's assignment is stored.
+func (b *Broker) handleSyncGroup(req syncReq, respond func(syncResult)) {
+	g, err := b.groups.lookup(req.group, false)
+	if err != "" {
+		respond(syncResult{err: err})
+		return
+	}
+	g.sync(req.memberID, req.generation, req.assignment, respond)
+}
+
+// handleHeartbeat is GroupCoordinator.handleHeartbeat; it returns the
+// error name, "" for none.
+func (b *Broker) handleHeartbeat(req heartbeatReq) string {
+	g, err := b.groups.lookup(req.group, false)
+	if err == "" {
+		err = g.heartbeat(req.memberID, req.generation)
+	}
+	return err
+}
+
+// handleLeaveGroup is GroupCoordinator.handleLeaveGroup; it returns the
+// error name, "" for none.
+func (b *Broker) handleLeaveGroup(req leaveReq) string {
+	g, err := b.groups.lookup(req.group, false)
+	if err == "" {
+		err = g.leave(req.memberID)
+	}
+	return err
+}

@@ -1,0 +1,30 @@
+package core
+
+// OffsetCommit and OffsetFetch on the group coordinator (KafkaApis hands
+// them to the GroupCoordinator; the logic is coordinator_offsets.go).
+
+// offsetFetchReq is an OffsetFetch request for some partitions of a group.
+type offsetFetchReq struct {
+	group string
+	parts []*Partition
+}
+
+// offsetFetchResult is an OffsetFetch response: each partition's committed
+// offset (-1: none), or a group-level error name.
+type offsetFetchResult struct {
+	offsets map[*Partition]int64
+	err     string
+}
+
+// handleOffsetCommit is GroupCoordinator.handleCommitOffsets: respond gets
+// "" or an error name once the offsets are stored in __consumer_offsets
+// (acks=all) or refused.
+func (b *Broker) handleOffsetCommit(req commitReq, respond func(string)) {
+	b.groups.commitOffsets(req, respond)
+}
+
+// handleOffsetFetch is GroupCoordinator.handleFetchOffsets.
+func (b *Broker) handleOffsetFetch(req offsetFetchReq) offsetFetchResult {
+	offs, err := b.groups.fetchOffsets(req.group, req.parts)
+	return offsetFetchResult{offsets: offs, err: err}
+}
