@@ -122,6 +122,8 @@ func (c *Cluster) apply(cmd Command) error {
 		return c.start(x, x.Duration, &op{})
 	case Settle:
 		return c.settle(x)
+	case connCommand:
+		return x.applyConn(c)
 	}
 	return fmt.Errorf("unknown command %T", cmd)
 }

@@ -60,7 +60,9 @@ func (pp *pendingProduce) done(idx int, err string) {
 	}
 }
 
-// handleProduce is ReplicaManager.appendRecords on the leader.
+// handleProduce is ReplicaManager.appendRecords on the leader. respond
+// runs once with every partition's result: at once, or for acks=all when
+// the ISR has the records (or the request timed out).
 func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 	results := make([]produceResult, len(req.parts))
 	var waits []*Replica
@@ -116,7 +118,13 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 		}
 	}
 	if req.acks == 0 {
-		return // acks=0: the broker never answers
+		// acks=0: no response goes to the client; respond (if any) hears
+		// the results at once, so the caller can close the connection on
+		// an error as KafkaApis does.
+		if respond != nil {
+			respond(results)
+		}
+		return
 	}
 	if len(waits) == 0 {
 		respond(results)

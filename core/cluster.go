@@ -48,6 +48,7 @@ type Cluster struct {
 	order   []*Topic // creation order
 	nparts  int
 	md      *metadata
+	ext     *extConns // outside clients' connections
 
 	producers map[string]*Producer
 	consumers map[string]*Consumer
@@ -82,6 +83,7 @@ func (c *Cluster) resetConnections(b *Broker) {
 	for _, cl := range c.clients {
 		cl.brokerReset(b.ID)
 	}
+	c.ext.brokerReset(b)
 }
 
 // New creates a cluster of opts.Brokers brokers, all up, with no topics.
@@ -109,6 +111,7 @@ func New(opts Options) (*Cluster, error) {
 	c.bc = newBrokerConf(c.conf)
 	c.net.init(c)
 	c.md = newMetadata(c)
+	c.ext = newExtConns(c)
 	for i := 1; i <= opts.Brokers; i++ {
 		rack := ""
 		if len(opts.Racks) > 0 {

@@ -125,6 +125,8 @@ func cloneCommand(cmd Command) Command {
 	case NetSplit:
 		x.Groups = cloneLists(x.Groups)
 		return x
+	case connCommand:
+		return x.clone()
 	}
 	return cmd // the other commands hold plain values only
 }

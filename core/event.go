@@ -38,6 +38,9 @@ const (
 	EvCommit       EventType = "offset.commit"  // Group/Consumer, Partition, Offset
 	EvViolation    EventType = "violation"      // Detail: an invariant the checker saw broken
 	EvInfo         EventType = "info"           // Detail: anything else worth a line
+	EvConnOpen     EventType = "conn.open"      // Conn (outside connection), From (its host), Broker: the connect was answered
+	EvConnClose    EventType = "conn.close"     // Conn, From, Broker, Reason (ConnReset, ...), Pending: correlation ids never answered
+	EvResponse     EventType = "response"       // Conn, From, Broker, Reply: a broker's answer to an outside client's request
 )
 
 // Event is one thing that happened at virtual time At. Only the fields that
@@ -80,6 +83,11 @@ type Event struct {
 	Path    string `json:"path,omitempty"`
 	Zxid    int64  `json:"zxid,omitempty"`
 	Session int64  `json:"session,omitempty"`
+	// Outside clients' connections (EvConnOpen, EvConnClose, EvResponse).
+	Conn    string  `json:"conn,omitempty"`
+	Reason  string  `json:"reason,omitempty"`
+	Pending []int32 `json:"pending,omitempty"`
+	Reply   *Reply  `json:"reply,omitempty"`
 	// Minor marks routine detail (internal topics' replication, offsets
 	// committed again unchanged) that traces hide unless verbose.
 	Minor bool `json:"minor,omitempty"`

@@ -18,7 +18,7 @@ func (e *Event) Verbose() bool {
 		return true
 	}
 	switch e.Type {
-	case EvMsgSend, EvMsgDrop, EvFlush, EvZK, EvProduce, EvConn:
+	case EvMsgSend, EvMsgDrop, EvFlush, EvZK, EvProduce, EvConn, EvResponse:
 		return true
 	}
 	return false
@@ -96,6 +96,19 @@ func (e *Event) Text() string {
 		return fmt.Sprintf("group %s %s", e.Group, e.Detail)
 	case EvCommit:
 		return fmt.Sprintf("group %s committed %s offset %d (%s)", e.Group, e.Partition, e.Offset, e.Detail)
+	case EvConnOpen:
+		return fmt.Sprintf("connection %s from %s to broker %d open", e.Conn, e.From, e.Broker)
+	case EvConnClose:
+		s := fmt.Sprintf("connection %s from %s to broker %d closed (%s)", e.Conn, e.From, e.Broker, e.Reason)
+		if len(e.Pending) > 0 {
+			s += fmt.Sprintf(", %d request(s) unanswered", len(e.Pending))
+		}
+		return s
+	case EvResponse:
+		if e.Reply == nil {
+			return fmt.Sprintf("broker %d answers %s", e.Broker, e.Conn)
+		}
+		return fmt.Sprintf("broker %d answers %s #%d (%s)", e.Broker, e.Conn, e.Reply.Correlation, e.Reply.API)
 	}
 	s := e.Detail
 	if e.Error != "" {

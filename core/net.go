@@ -42,6 +42,7 @@ type network struct {
 	links  map[[2]int]*link
 	group  map[int]int // host -> split group (1-based); absent = reaches all
 	seq    uint64
+	nextID int // ids are never reused, so a removed host's links stay its own
 }
 
 func (n *network) init(c *Cluster) {
@@ -52,7 +53,8 @@ func (n *network) init(c *Cluster) {
 }
 
 func (n *network) add(name string, b *Broker) *node {
-	nd := &node{id: len(n.nodes), name: name, broker: b}
+	nd := &node{id: n.nextID, name: name, broker: b}
+	n.nextID++
 	n.nodes = append(n.nodes, nd)
 	n.byName[name] = nd
 	return nd
@@ -183,4 +185,24 @@ func (n *network) heal() {
 		l.delay, l.drop, l.dropAll = 0, 0, false
 	}
 	n.c.emit(Event{Type: EvNet, Detail: "heal"})
+}
+
+// remove takes a host off the network (an outside client host whose last
+// connection closed): its name is free again and its links are gone.
+// Messages still on their way to it arrive at a node nobody listens on.
+func (n *network) remove(nd *node) {
+	if n.byName[nd.name] == nd {
+		delete(n.byName, nd.name)
+	}
+	for i, x := range n.nodes {
+		if x == nd {
+			n.nodes = append(n.nodes[:i], n.nodes[i+1:]...)
+			break
+		}
+	}
+	for _, other := range n.nodes {
+		delete(n.links, [2]int{nd.id, other.id})
+		delete(n.links, [2]int{other.id, nd.id})
+	}
+	delete(n.group, nd.id)
 }

@@ -14,6 +14,7 @@ type Snapshot struct {
 	Producers  []ProducerView `json:"producers"`
 	Consumers  []ConsumerView `json:"consumers"`
 	Groups     []GroupView    `json:"groups"`
+	Conns      []ConnView     `json:"conns"` // outside clients' connections
 }
 
 // BrokerView is one broker: State is up, crashed, poweredoff or paused.
@@ -138,6 +139,7 @@ func (c *Cluster) Snapshot() *Snapshot {
 			s.Groups = append(s.Groups, g)
 		}
 	}
+	s.Conns = c.ext.views()
 	return s
 }
 

@@ -1,0 +1,111 @@
+package core
+
+import "github.com/kafkasim/kafkasim/core/log"
+
+// Typed requests and responses for outside clients (BrokerRequest,
+// EvResponse). They name partitions by topic and index, and carry Kafka's
+// error names ("NOT_LEADER_OR_FOLLOWER", ...; "" for none), so the
+// protocol layer maps them to wire types field by field. Kafka wire types
+// never enter the core.
+
+// ProduceRequest is a Produce request: one record batch per partition.
+// Acks is 0, 1 or -1 (all); TimeoutMs is how long acks=all may wait for
+// the ISR (in simulated time).
+type ProduceRequest struct {
+	Acks       int16              `json:"acks"`
+	TimeoutMs  int32              `json:"timeoutMs"`
+	Partitions []ProducePartition `json:"partitions"`
+}
+
+// ProducePartition is one partition's batch. ProducerID -1 means not
+// idempotent; an idempotent batch carries its producer epoch and base
+// sequence, and every batch of one request must have the same producer id.
+type ProducePartition struct {
+	Topic         string       `json:"topic"`
+	Partition     int32        `json:"partition"`
+	ProducerID    int64        `json:"producerId"`
+	ProducerEpoch int16        `json:"producerEpoch"`
+	BaseSequence  int32        `json:"baseSequence"`
+	Records       []log.Record `json:"records"`
+}
+
+// ProduceResponse answers a ProduceRequest, partitions in request order.
+type ProduceResponse struct {
+	Partitions []ProducePartitionResponse `json:"partitions"`
+}
+
+// ProducePartitionResponse is one partition's answer: the batch's base
+// offset (-1 on error) or the error name.
+type ProducePartitionResponse struct {
+	Topic      string `json:"topic"`
+	Partition  int32  `json:"partition"`
+	Error      string `json:"error,omitempty"`
+	BaseOffset int64  `json:"baseOffset"`
+	// LogStartOffset is the partition's log start offset (-1 on error).
+	LogStartOffset int64 `json:"logStartOffset"`
+}
+
+// FetchRequest is a consumer's Fetch request. The leader answers at once
+// if MinBytes are readable below the high watermark (or some partition has
+// an error), else holds it until they are or MaxWaitMs passes (simulated
+// time). MaxBytes bounds the response (0 or less: the broker's
+// fetch.max.bytes), PartitionMaxBytes each partition's share (0 or less:
+// none of its own); the first batch comes whole even if larger (KIP-74).
+type FetchRequest struct {
+	MaxWaitMs  int32            `json:"maxWaitMs"`
+	MinBytes   int32            `json:"minBytes"`
+	MaxBytes   int32            `json:"maxBytes"`
+	Partitions []FetchPartition `json:"partitions"`
+}
+
+// FetchPartition is one partition to fetch. CurrentLeaderEpoch is the
+// client's view of the leader epoch (KIP-320), -1 to skip the check.
+type FetchPartition struct {
+	Topic              string `json:"topic"`
+	Partition          int32  `json:"partition"`
+	FetchOffset        int64  `json:"fetchOffset"`
+	CurrentLeaderEpoch int32  `json:"currentLeaderEpoch"`
+	PartitionMaxBytes  int32  `json:"partitionMaxBytes"`
+}
+
+// FetchResponse answers a FetchRequest, partitions in request order.
+type FetchResponse struct {
+	Partitions []FetchPartitionResponse `json:"partitions"`
+}
+
+// FetchPartitionResponse is one partition's data: whole batches from the
+// one holding FetchOffset (the client skips records before it), or the
+// error name. The offsets are -1 when the broker does not lead the
+// partition. Without transactions the last stable offset is the HW.
+type FetchPartitionResponse struct {
+	Topic            string         `json:"topic"`
+	Partition        int32          `json:"partition"`
+	Error            string         `json:"error,omitempty"`
+	HighWatermark    int64          `json:"highWatermark"`
+	LastStableOffset int64          `json:"lastStableOffset"`
+	LogStartOffset   int64          `json:"logStartOffset"`
+	Batches          []FetchedBatch `json:"batches,omitempty"`
+}
+
+// FetchedBatch is one record batch as stored in the leader's log
+// (record batch v2 fields; Timestamp is the broker's append time in
+// virtual ms). Records is a copy: changing it changes no log.
+type FetchedBatch struct {
+	BaseOffset           int64        `json:"baseOffset"`
+	PartitionLeaderEpoch int32        `json:"partitionLeaderEpoch"`
+	ProducerID           int64        `json:"producerId"`
+	ProducerEpoch        int16        `json:"producerEpoch"`
+	BaseSequence         int32        `json:"baseSequence"`
+	Timestamp            int64        `json:"timestamp"`
+	Records              []log.Record `json:"records"`
+}
+
+// Reply is a broker's answer to one BrokerRequest, carried by EvResponse.
+// API names the request ("Produce", "Fetch"); exactly one body is set.
+type Reply struct {
+	Conn        string           `json:"conn"`
+	Correlation int32            `json:"correlation"`
+	API         string           `json:"api"`
+	Produce     *ProduceResponse `json:"produce,omitempty"`
+	Fetch       *FetchResponse   `json:"fetch,omitempty"`
+}
