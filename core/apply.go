@@ -191,10 +191,13 @@ func (c *Cluster) set(x Set) error {
 	return nil
 }
 
+// maxClientName bounds a client name (in bytes).
+const maxClientName = 64
+
 func (c *Cluster) checkClientName(name string) error {
 	switch {
-	case name == "" || len(name) > 64:
-		return fmt.Errorf("client name %q: want 1 to 64 characters", name)
+	case name == "" || len(name) > maxClientName:
+		return fmt.Errorf("client name %q: want 1 to %d characters", name, maxClientName)
 	case strings.ContainsAny(name, " \t,|=#@"):
 		return fmt.Errorf("client name %q: no spaces or , | = # @", name)
 	case name[0] >= '0' && name[0] <= '9':

@@ -28,6 +28,11 @@
 //     views of a partition, replica, group, broker or the znodes.
 //   - CommandLog() and Replay rebuild the cluster at any earlier time
 //     (below).
+//   - Accepted() is the catalog of what is valid: versions and the
+//     metadata modes each supports, every config key with its default and
+//     allowed values, assignors, partitioners, limits (LookupConfig and
+//     LookupVersion for one). Layers above validate and build forms from
+//     it instead of keeping tables of their own.
 //
 // # The driver owns time
 //
@@ -76,8 +81,8 @@
 // clients), plus the driver's side: apply.go and clientcmd.go (commands),
 // advance.go (time and blocking operations), cmdlog.go (the command log
 // and Replay), command.go and cmdjson.go (commands and their JSON),
-// knobs.go, conf.go, preset.go and options.go (configuration and
-// versions). Sub-packages hold what stands alone: log (segments and
+// catalog.go, knobs.go, conf.go, preset.go and options.go
+// (configuration and versions). Sub-packages hold what stands alone: log (segments and
 // indexes), assign (assignors), hash (partitioner hashes), check (the
 // invariant checker), scenario (the scenario language), simtest
 // (simulation testing).

@@ -2,8 +2,9 @@ package core
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,61 +22,84 @@ const (
 )
 
 // knob is one configuration key: Kafka's name, its base default (a preset
-// may override it) and its validator.
+// may override it) and the values it accepts.
 type knob struct {
 	scope scope
 	def   string
-	check func(string) error
+	v     valid
+}
+
+// valueKind is the type of a config value.
+type valueKind uint8
+
+const (
+	valInt    valueKind = iota + 1 // a whole number in [min, max]
+	valBool                        // true or false
+	valEnum                        // one of values
+	valList                        // a comma-separated list of values
+	valString                      // any text up to maxLen bytes
+)
+
+// valid describes the values a knob accepts.
+type valid struct {
+	kind     valueKind
+	min, max int64
+	values   []string
+	maxLen   int
 }
 
 const never = "9223372036854775807" // Long.MAX_VALUE: Kafka's "never" for flush settings
 
-func intIn(lo, hi int64) func(string) error {
-	return func(s string) error {
-		v, err := strconv.ParseInt(s, 10, 64)
+func intIn(lo, hi int64) valid { return valid{kind: valInt, min: lo, max: hi} }
+
+func oneOf(vals ...string) valid { return valid{kind: valEnum, values: vals} }
+
+func listOf(vals ...string) valid { return valid{kind: valList, values: vals} }
+
+// check returns nil if s is a valid value, else what is wrong.
+func (v valid) check(s string) error {
+	switch v.kind {
+	case valInt:
+		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return fmt.Errorf("want an integer, got %q", s)
 		}
-		if v < lo || v > hi {
-			return fmt.Errorf("%d out of range [%d, %d]", v, lo, hi)
+		if n < v.min || n > v.max {
+			return fmt.Errorf("%d out of range [%d, %d]", n, v.min, v.max)
 		}
-		return nil
-	}
-}
-
-func oneOf(vals ...string) func(string) error {
-	return func(s string) error {
-		for _, v := range vals {
-			if s == v {
-				return nil
+	case valBool, valEnum:
+		if !slices.Contains(v.values, s) {
+			return fmt.Errorf("got %q, want one of %s", s, strings.Join(v.values, ", "))
+		}
+	case valList:
+		for _, a := range strings.Split(s, ",") {
+			if !slices.Contains(v.values, a) {
+				return fmt.Errorf("got %q, want one of %s", a, strings.Join(v.values, ", "))
 			}
 		}
-		return fmt.Errorf("got %q, want one of %s", s, strings.Join(vals, ", "))
-	}
-}
-
-func anyString(s string) error {
-	if len(s) > 255 {
-		return fmt.Errorf("longer than 255 bytes")
-	}
-	return nil
-}
-
-func assignorList(s string) error {
-	for _, a := range strings.Split(s, ",") {
-		if err := oneOf("range", "roundrobin", "sticky", "cooperative-sticky")(a); err != nil {
-			return err
+	case valString:
+		if len(s) > v.maxLen {
+			return fmt.Errorf("longer than %d bytes", v.maxLen)
 		}
 	}
 	return nil
 }
 
+// Assignors are the partition.assignment.strategy names the consumer
+// accepts; partitioners the producer's partitioner names: "default" is
+// the version's own (VersionSpec.Partitioner), the others force one.
 var (
-	isBool   = oneOf("true", "false")
+	assignors    = []string{"range", "roundrobin", "sticky", "cooperative-sticky"}
+	partitioners = []string{"default", "roundrobin", "sticky", "uniform"}
+)
+
+var (
+	isBool   = valid{kind: valBool, values: []string{"true", "false"}}
 	ms       = intIn(0, math.MaxInt64)
 	posInt   = intIn(1, math.MaxInt32)
 	bytesCfg = intIn(1, math.MaxInt32)
 	anyLong  = intIn(-1, math.MaxInt64)
+	text255  = valid{kind: valString, maxLen: 255}
 	day7     = "604800000"
 )
 
@@ -123,8 +147,8 @@ var knobs = map[string]knob{
 	"linger.ms":                             {scopeProducer, "0", intIn(0, math.MaxInt32)},
 	"batch.size":                            {scopeProducer, "16384", intIn(0, math.MaxInt32)},
 	"delivery.timeout.ms":                   {scopeProducer, "120000", intIn(0, math.MaxInt32)},
-	"partitioner":                           {scopeProducer, "default", oneOf("default", "roundrobin", "sticky", "uniform")},
-	"partition.assignment.strategy":         {scopeConsumer, "range", assignorList},
+	"partitioner":                           {scopeProducer, "default", oneOf(partitioners...)},
+	"partition.assignment.strategy":         {scopeConsumer, "range", listOf(assignors...)},
 	"enable.auto.commit":                    {scopeConsumer, "true", isBool},
 	"auto.commit.interval.ms":               {scopeConsumer, "5000", intIn(0, math.MaxInt32)},
 	"auto.offset.reset":                     {scopeConsumer, "latest", oneOf("earliest", "latest", "none")},
@@ -135,7 +159,7 @@ var knobs = map[string]knob{
 	"fetch.max.wait.ms":                     {scopeConsumer, "500", intIn(0, math.MaxInt32)},
 	"fetch.min.bytes":                       {scopeConsumer, "1", intIn(0, math.MaxInt32)},
 	"max.partition.fetch.bytes":             {scopeConsumer, "1048576", bytesCfg},
-	"group.instance.id":                     {scopeConsumer, "", anyString},
+	"group.instance.id":                     {scopeConsumer, "", text255},
 	"poll":                                  {scopeConsumer, "auto", oneOf("auto", "manual")},
 	// the simulator's own
 	"net.latency.ms":           {scopeSim, "2", intIn(1, 3600000)}, // >= 1: every round trip takes virtual time
@@ -167,19 +191,16 @@ func canonical(key, value string, allowed ...scope) (string, error) {
 	if len(allowed) > 0 && !scopeIn(kn.scope, allowed) {
 		return "", fmt.Errorf("config %q cannot be set here", key)
 	}
-	if err := kn.check(value); err != nil {
+	if err := kn.v.check(value); err != nil {
 		return "", fmt.Errorf("config %s: %v", key, err)
 	}
 	return key, nil
 }
 
 func scopeIn(s scope, allowed []scope) bool {
-	for _, a := range allowed {
-		if s == a || (a == scopeProducer || a == scopeConsumer) && s == scopeClient {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(allowed, func(a scope) bool {
+		return s == a || (a == scopeProducer || a == scopeConsumer) && s == scopeClient
+	})
 }
 
 // settings is a resolved set of config values: defaults, then the preset,
@@ -199,16 +220,8 @@ func baseSettings(p *preset) settings {
 
 // with returns a copy of s with validated overrides applied in sorted order.
 func (s settings) with(over map[string]string, allowed ...scope) (settings, error) {
-	out := make(settings, len(s))
-	for k, v := range s {
-		out[k] = v
-	}
-	keys := make([]string, 0, len(over))
-	for k := range over {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	out := maps.Clone(s)
+	for _, k := range slices.Sorted(maps.Keys(over)) {
 		ck, err := canonical(k, over[k], allowed...)
 		if err != nil {
 			return nil, err

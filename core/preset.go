@@ -1,6 +1,9 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // DefaultVersion is the preset used when a cluster names none.
 const DefaultVersion = "4.0"
@@ -131,8 +134,8 @@ var presets = map[string]*preset{
 	},
 }
 
-// Versions lists the presets in release order.
-var Versions = []string{"0.8", "0.11", "2.8", "3.9", "4.0"}
+// versionOrder lists the presets in release order (VersionNames).
+var versionOrder = []string{"0.8", "0.11", "2.8", "3.9", "4.0"}
 
 func lookupPreset(version, meta string) (*preset, string, error) {
 	if version == "" {
@@ -140,7 +143,7 @@ func lookupPreset(version, meta string) (*preset, string, error) {
 	}
 	p, ok := presets[version]
 	if !ok {
-		return nil, "", fmt.Errorf("unknown version %q (valid: 0.8, 0.11, 2.8, 3.9, 4.0)", version)
+		return nil, "", fmt.Errorf("unknown version %q (valid: %s)", version, strings.Join(versionOrder, ", "))
 	}
 	if meta == "" {
 		meta = p.defaultMeta

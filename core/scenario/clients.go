@@ -2,13 +2,17 @@ package scenario
 
 import "github.com/kafkasim/kafkasim/core"
 
+// configOpt is an option stored under a Kafka config name, accepting
+// what core accepts for it.
+func configOpt(name, key string) optSpec { return optSpec{name: name, key: key, check: coreCheck(key)} }
+
 var producerOpts = []optSpec{
-	{name: "acks", key: "acks", check: oneOf("0", "1", "all", "-1")},
-	{name: "retries", key: "retries", check: inRange(0, maxInt32)},
-	{name: "max.in.flight", key: "max.in.flight.requests.per.connection", check: inRange(1, maxInt32)},
-	{name: "idempotence", key: "enable.idempotence", check: boolean},
-	{name: "linger.ms", key: "linger.ms", check: inRange(0, maxInt32)},
-	{name: "partitioner", key: "partitioner", check: oneOf("default", "roundrobin", "sticky")},
+	configOpt("acks", "acks"),
+	configOpt("retries", "retries"),
+	configOpt("max.in.flight", "max.in.flight.requests.per.connection"),
+	configOpt("idempotence", "enable.idempotence"),
+	configOpt("linger.ms", "linger.ms"),
+	configOpt("partitioner", "partitioner"),
 }
 
 // parseProducer parses `producer NAME [options]`.
@@ -93,12 +97,12 @@ var consumerOpts = []optSpec{
 	{name: "group"},
 	{name: "topics"},
 	{name: "instance", key: "group.instance.id", check: instanceID},
-	{name: "assignor", key: "partition.assignment.strategy", check: oneOf("range", "roundrobin", "sticky", "cooperative-sticky")},
-	{name: "auto.commit", key: "enable.auto.commit", check: boolean},
-	{name: "auto.commit.interval.ms", key: "auto.commit.interval.ms", check: inRange(0, maxInt32)},
-	{name: "offset.reset", key: "auto.offset.reset", check: oneOf("earliest", "latest")},
-	{name: "session.timeout.ms", key: "session.timeout.ms", check: inRange(1, maxInt32)},
-	{name: "poll", key: "poll", check: oneOf("auto", "manual")},
+	configOpt("assignor", "partition.assignment.strategy"),
+	configOpt("auto.commit", "enable.auto.commit"),
+	configOpt("auto.commit.interval.ms", "auto.commit.interval.ms"),
+	configOpt("offset.reset", "auto.offset.reset"),
+	configOpt("session.timeout.ms", "session.timeout.ms"),
+	configOpt("poll", "poll"),
 }
 
 // instanceID checks a group.instance.id.

@@ -1,13 +1,17 @@
 package scenario
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/kafkasim/kafkasim/core"
+)
 
 // Limits on what Parse and ParseLine accept; input beyond them is an *Error.
 const (
-	MaxLineBytes   = 64 << 10  // bytes in one line, without its line ending
-	MaxScriptBytes = 16 << 20  // bytes in one script
-	MaxLines       = 1_000_000 // lines in one script
-	MaxBrokers     = 64        // highest broker id and largest cluster
+	MaxLineBytes   = 64 << 10        // bytes in one line, without its line ending
+	MaxScriptBytes = 16 << 20        // bytes in one script
+	MaxLines       = 1_000_000       // lines in one script
+	MaxBrokers     = core.MaxBrokers // highest broker id and largest cluster
 )
 
 // Internal bounds on values; the core applies its own limits too.

@@ -3,6 +3,8 @@ package scenario
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kafkasim/kafkasim/core"
 )
 
 // opt is one KEY=VALUE word.
@@ -56,6 +58,49 @@ func inRange(min, max int64) func(string) string {
 
 // boolean accepts true and false.
 var boolean = oneOf("true", "false")
+
+// listOf accepts a comma-separated list of the given values.
+func listOf(vals ...string) func(string) string {
+	one := oneOf(vals...)
+	return func(v string) string {
+		for _, it := range strings.Split(v, ",") {
+			if msg := one(it); msg != "" {
+				return msg + " (or several, comma-separated)"
+			}
+		}
+		return ""
+	}
+}
+
+// coreCheck accepts exactly the values core accepts for config key (the
+// catalog, core.LookupConfig), with the parser's wording: the parser keeps
+// no table of valid values of its own.
+func coreCheck(key string) func(string) string {
+	s, ok := core.LookupConfig(key)
+	if !ok {
+		return func(string) string { return "not a config core knows" } // TestCoreChecks fails first
+	}
+	switch s.Type {
+	case core.TypeInt:
+		return inRange(s.Min, s.Max)
+	case core.TypeBool, core.TypeEnum:
+		return oneOf(s.Values...)
+	case core.TypeList:
+		return listOf(s.Values...)
+	}
+	return func(v string) string {
+		if err := s.Check(v); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+}
+
+// alternatives writes config key's values as a synopsis does: a|b|c.
+func alternatives(key string) string {
+	s, _ := core.LookupConfig(key)
+	return strings.Join(s.Values, "|")
+}
 
 // splitOpt splits a KEY=VALUE word.
 func (p *lineParser) splitOpt(w word, usage string) (opt, error) {

@@ -210,3 +210,38 @@ func TestParseScript(t *testing.T) {
 		t.Errorf("empty script: %+v, %v", s, err)
 	}
 }
+
+// TestCoreChecks: the parser's options accept exactly what core accepts
+// (it asks core's catalog): every option stored under a config name is a
+// key core knows, and the values core lists parse, including those the
+// parser once refused (partitioner=uniform, offset.reset=none).
+func TestCoreChecks(t *testing.T) {
+	for verb, specs := range map[string][]optSpec{"producer": producerOpts, "consumer": consumerOpts, "topic create": topicCreateOpts} {
+		for _, o := range specs {
+			if o.key == "" {
+				continue
+			}
+			cs, ok := core.LookupConfig(o.key)
+			if !ok {
+				t.Errorf("%s %s=: core has no config %s", verb, o.name, o.key)
+				continue
+			}
+			for _, v := range cs.Values {
+				if msg := o.check(v); msg != "" {
+					t.Errorf("%s %s=%s: %s", verb, o.name, v, msg)
+				}
+			}
+		}
+	}
+	for _, line := range []string{
+		"producer p1 partitioner=uniform",
+		"consumer c1 offset.reset=none",
+		"consumer c1 assignor=cooperative-sticky,range",
+		"cluster brokers=1 version=" + core.VersionNames()[0],
+		"topic create t partitions=1 rf=1 min.insync.replicas=100",
+	} {
+		if _, err := ParseLine(line, 1); err != nil {
+			t.Errorf("%s: %v", line, err)
+		}
+	}
+}

@@ -9,14 +9,14 @@ import (
 
 // usage is each verb's synopsis, quoted in error messages.
 var usage = map[string]string{
-	"cluster":      "cluster brokers=N [seed=N] [version=0.8|0.11|2.8|3.9|4.0] [metadata=zk|kraft] [racks=R,R,...]",
+	"cluster":      "cluster brokers=N [seed=N] [version=" + strings.Join(core.VersionNames(), "|") + "] [metadata=" + strings.Join(core.Accepted().MetadataModes, "|") + "] [racks=R,R,...]",
 	"set":          "set KEY=VALUE ...",
 	"topic":        "topic create NAME partitions=N rf=N [KEY=VALUE ...] or topic alter NAME partitions=N",
 	"topic create": "topic create NAME partitions=N rf=N [min.insync.replicas=N] [assign=1,2,3/2,3,1/...]",
 	"topic alter":  "topic alter NAME partitions=N",
-	"producer":     "producer NAME [acks=0|1|all] [retries=N] [max.in.flight=N] [idempotence=true|false] [linger.ms=N] [partitioner=default|roundrobin|sticky] [CLIENT.CONFIG=VALUE ...]",
+	"producer":     "producer NAME [acks=0|1|all] [retries=N] [max.in.flight=N] [idempotence=true|false] [linger.ms=N] [partitioner=" + alternatives("partitioner") + "] [CLIENT.CONFIG=VALUE ...]",
 	"produce":      "produce PRODUCER TOPIC value=V [key=K] [partition=N] [count=N]",
-	"consumer":     "consumer NAME [group=G] [topics=T,...] [instance=ID] [assignor=range|roundrobin|sticky|cooperative-sticky] [auto.commit=true|false] [auto.commit.interval.ms=N] [offset.reset=earliest|latest] [session.timeout.ms=N] [poll=auto|manual] [CLIENT.CONFIG=VALUE ...]",
+	"consumer":     "consumer NAME [group=G] [topics=T,...] [instance=ID] [assignor=" + alternatives("partition.assignment.strategy") + "] [auto.commit=true|false] [auto.commit.interval.ms=N] [offset.reset=" + alternatives("auto.offset.reset") + "] [session.timeout.ms=N] [poll=auto|manual] [CLIENT.CONFIG=VALUE ...]",
 	"assign":       "assign CONSUMER PARTITION,...",
 	"poll":         "poll CONSUMER [max=N] [timeout=D]",
 	"commit":       "commit CONSUMER",
@@ -97,13 +97,13 @@ func (p *lineParser) clusterExtras(o opts, c *core.Options) error {
 		c.Seed = seed
 	}
 	if w, ok := o.fields["version"]; ok {
-		if msg := oneOf("0.8", "0.11", "2.8", "3.9", "4.0")(w.s); msg != "" {
+		if msg := oneOf(core.VersionNames()...)(w.s); msg != "" {
 			return p.errAt(w, "bad version %q: %s", w.s, msg)
 		}
 		c.Version = w.s
 	}
 	if w, ok := o.fields["metadata"]; ok {
-		if msg := oneOf("zk", "kraft")(w.s); msg != "" {
+		if msg := oneOf(core.Accepted().MetadataModes...)(w.s); msg != "" {
 			return p.errAt(w, "bad metadata %q: %s", w.s, msg)
 		}
 		c.Metadata = w.s
@@ -167,7 +167,7 @@ func parseTopic(p *lineParser, st *Step) error {
 
 var topicCreateOpts = []optSpec{
 	{name: "partitions"}, {name: "rf"}, {name: "assign"},
-	{name: "min.insync.replicas", key: "min.insync.replicas", check: inRange(1, MaxBrokers)},
+	configOpt("min.insync.replicas", "min.insync.replicas"),
 }
 
 // parseTopicCreate parses `topic create NAME partitions=N rf=N ...`.

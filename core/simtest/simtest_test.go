@@ -264,7 +264,7 @@ func TestConfigCheck(t *testing.T) {
 	}
 	for _, v := range SafeVersions {
 		found := false
-		for _, x := range core.Versions {
+		for _, x := range core.VersionNames() {
 			found = found || x == v
 		}
 		if !found {
