@@ -1,0 +1,147 @@
+package lessons
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits on what Parse accepts.
+const (
+	MaxLessonBytes  = 256 << 10 // a lesson file
+	MaxSteps        = 100       // steps in one lesson
+	maxLinesPerStep = 200       // scenario lines in one step
+	maxChoices      = 8
+	maxTargets      = 16
+	maxTextBytes    = 8 << 10 // one directive's or front-matter value's text
+)
+
+// Error is a problem in a lesson file, at a 1-based line.
+type Error struct {
+	Line int
+	Msg  string
+}
+
+// Error formats the error as "line N: message".
+func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// Lesson is one parsed lesson file. Narration, labels and texts are HTML
+// rendered by goldmark (raw HTML in the source is not passed through).
+type Lesson struct {
+	ID            string   `json:"id"`
+	Lang          string   `json:"lang"`
+	Title         string   `json:"title"`
+	Order         int      `json:"order"`
+	Summary       string   `json:"summary"`
+	Prerequisites []string `json:"prerequisites"`
+	Sources       []Source `json:"sources"`
+	Steps         []Step   `json:"steps"`
+	// Outro is the HTML after the last step: the "what you saw" summary.
+	Outro string `json:"outro"`
+}
+
+var langRe = regexp.MustCompile(`^[a-z]{2,3}(-[A-Za-z0-9]{1,8})?$`)
+
+// Parse parses a lesson file written in language lang ("en", "zh", ...).
+// It checks the syntax of every scenario line and directive, and that the
+// first step starts with `cluster` (and no later line does); it does not
+// run anything (Verify does). Errors are *Error with the file's line.
+func Parse(src []byte, lang string) (*Lesson, error) {
+	if !langRe.MatchString(lang) {
+		return nil, &Error{Line: 1, Msg: fmt.Sprintf("language %q: want a code like en or zh", lang)}
+	}
+	if len(src) > MaxLessonBytes {
+		return nil, &Error{Line: 1, Msg: fmt.Sprintf("lesson too large: %d bytes (max %d)", len(src), MaxLessonBytes)}
+	}
+	if !utf8.Valid(src) {
+		return nil, &Error{Line: 1, Msg: "a lesson file is UTF-8 text"}
+	}
+	s := strings.ReplaceAll(strings.TrimPrefix(string(src), "\uFEFF"), "\r\n", "\n")
+	fmLines, body, bodyLine, err := splitFrontMatter(s)
+	if err != nil {
+		return nil, err
+	}
+	fm, err := parseFrontMatter(fmLines)
+	if err != nil {
+		return nil, err
+	}
+	l := &Lesson{ID: fm.id, Lang: lang, Title: fm.title, Order: fm.order, Summary: fm.summary,
+		Prerequisites: append([]string{}, fm.prerequisites...), Sources: append([]Source{}, fm.sources...)}
+	blocks, above, outro, err := sections([]byte(body), bodyLine-1)
+	if err != nil {
+		return nil, err
+	}
+	if len(blocks) == 0 {
+		return nil, &Error{Line: bodyLine, Msg: "a lesson needs at least one ```ksim block"}
+	}
+	if len(blocks) > MaxSteps {
+		return nil, &Error{Line: blocks[MaxSteps].Line, Msg: fmt.Sprintf("at most %d steps", MaxSteps)}
+	}
+	for i, b := range blocks {
+		st, err := parseStep(b.StepKind, b.Body, b.Line+1, inline)
+		if err != nil {
+			return nil, err
+		}
+		st.Line, st.Narration = b.Line, above[i]
+		if err := checkCluster(st, i); err != nil {
+			return nil, err
+		}
+		l.Steps = append(l.Steps, *st)
+	}
+	l.Outro = outro
+	return l, nil
+}
+
+// checkCluster: the first step's first line is `cluster ...`, and no other
+// line is.
+func checkCluster(st *Step, i int) error {
+	for j, c := range st.Commands {
+		isCluster := strings.HasPrefix(c.Text, "cluster ") || c.Text == "cluster"
+		if isCluster != (i == 0 && j == 0) {
+			if isCluster {
+				return &Error{Line: c.Line, Msg: "`cluster` may only be the first line of the first step"}
+			}
+			if i == 0 && j == 0 {
+				return &Error{Line: c.Line, Msg: "the first step starts with `cluster brokers=N ...`"}
+			}
+		}
+	}
+	if i == 0 && (st.Kind == Act || len(st.Commands) == 0) {
+		return &Error{Line: st.Line, Msg: "the first step is a run or predict step starting with `cluster brokers=N ...`"}
+	}
+	return nil
+}
+
+//go:embed en/*.md zh/*.md
+var bundled embed.FS
+
+// Langs are the languages every bundled lesson is written in.
+var Langs = []string{"en", "zh"}
+
+// Bundled returns the lessons shipped with kafkasim in language lang,
+// sorted by order.
+func Bundled(lang string) ([]*Lesson, error) {
+	files, err := fs.Glob(bundled, lang+"/*.md")
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("no bundled lessons in language %q (have %s)", lang, strings.Join(Langs, ", "))
+	}
+	var out []*Lesson
+	for _, f := range files {
+		src, err := bundled.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		l, err := Parse(src, lang)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path.Base(f), err)
+		}
+		out = append(out, l)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Order < out[j].Order })
+	return out, nil
+}
