@@ -54,6 +54,10 @@ func newMetadata(c *Cluster) *metadata {
 func (m *metadata) start() {
 	m.startLeaderRebalance()
 	if !m.kraft {
+		// Brokers create their persistent paths at startup (ZkData's
+		// PersistentZkPaths; ZkUtils' in 0.8), the old consumers' "/consumers"
+		// first: it stays empty unless ZooKeeper-based consumers register.
+		m.zk.create("/consumers", "", "")
 		m.zk.create("/brokers/ids", "", "")
 		m.zk.create("/brokers/topics", "", "")
 		m.zk.create("/controller_epoch", "0", "")

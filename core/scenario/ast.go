@@ -19,7 +19,7 @@ type Step struct {
 }
 
 // Expect is an `expect` line. Kind is the word after expect (leader, isr,
-// hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation,
+// hw, leo, segments, epoch, acked, failed, log, lost, consumed, assignment, generation,
 // committed, znode). Target is the thing examined (partition "orders-0",
 // replica "orders-0@3", producer, consumer, group, znode path; "" for lost).
 // Arg is the extra operand some kinds take (failed: the record value;

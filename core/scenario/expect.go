@@ -27,6 +27,8 @@ var expectForms = map[string]expectForm{
 		checkT: (*lineParser).partition, checkWs: wantCount},
 	"leo": {usage: "expect leo TOPIC-N@BROKER == N", target: "TOPIC-N@BROKER",
 		checkT: (*lineParser).replica, checkWs: wantCount},
+	"segments": {usage: "expect segments TOPIC-N@BROKER == BASE_OFFSET,... (the replica's segment files, oldest first)", target: "TOPIC-N@BROKER",
+		checkT: (*lineParser).replica, checkWs: wantOffsets},
 	"epoch": {usage: "expect epoch PARTITION == N", target: "PARTITION",
 		checkT: (*lineParser).partition, checkWs: wantCount},
 	"acked": {usage: "expect acked PRODUCER == RECORD,...|none or expect acked PRODUCER contains RECORD,...", target: "PRODUCER",
@@ -187,6 +189,17 @@ func wantCount(p *lineParser, e *Expect, ws []word) error {
 	e.List = []string{e.Want}
 	_, err := p.number(ws[0], e.Kind, 0, maxInt64)
 	return err
+}
+
+// wantOffsets accepts a list of whole numbers (segment base offsets).
+func wantOffsets(p *lineParser, e *Expect, ws []word) error {
+	for _, it := range splitList(ws[0]) {
+		if _, err := p.number(it, "offset", 0, maxInt64); err != nil {
+			return err
+		}
+	}
+	e.List = strings.Split(e.Want, ",")
+	return nil
 }
 
 // wantCountOrNone accepts a whole number or none.

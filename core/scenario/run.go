@@ -128,6 +128,16 @@ func (r *Runner) actual(e *Expect) (string, error) {
 			return "", err
 		}
 		return strconv.FormatInt(rep.LEO(), 10), nil
+	case "segments":
+		rep, err := c.Replica(e.Target)
+		if err != nil {
+			return "", err
+		}
+		var bases []string
+		for _, s := range rep.Log().Segments() {
+			bases = append(bases, strconv.FormatInt(s.BaseOffset, 10))
+		}
+		return list(bases), nil
 	case "acked":
 		if c.Producer(e.Target) == nil {
 			return "", fmt.Errorf("no producer %s", e.Target)
