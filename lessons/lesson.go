@@ -97,24 +97,33 @@ func Parse(src []byte, lang string) (*Lesson, error) {
 	return l, nil
 }
 
-// checkCluster: the first step's first line is `cluster ...`, and no other
-// line is.
+// checkCluster: the first step starts with `cluster ...`; a later step may
+// too (it starts a fresh cluster, e.g. the same story on another version);
+// `cluster` anywhere else is an error.
 func checkCluster(st *Step, i int) error {
 	for j, c := range st.Commands {
 		isCluster := strings.HasPrefix(c.Text, "cluster ") || c.Text == "cluster"
-		if isCluster != (i == 0 && j == 0) {
-			if isCluster {
-				return &Error{Line: c.Line, Msg: "`cluster` may only be the first line of the first step"}
-			}
-			if i == 0 && j == 0 {
-				return &Error{Line: c.Line, Msg: "the first step starts with `cluster brokers=N ...`"}
-			}
+		if isCluster && j > 0 {
+			return &Error{Line: c.Line, Msg: "`cluster` may only be the first line of a step"}
+		}
+		if !isCluster && i == 0 && j == 0 {
+			return &Error{Line: c.Line, Msg: "the first step starts with `cluster brokers=N ...`"}
 		}
 	}
 	if i == 0 && (st.Kind == Act || len(st.Commands) == 0) {
 		return &Error{Line: st.Line, Msg: "the first step is a run or predict step starting with `cluster brokers=N ...`"}
 	}
+	if st.Kind == Act && StartsCluster(st) {
+		return &Error{Line: st.Line, Msg: "an act step cannot start a new cluster"}
+	}
 	return nil
+}
+
+// StartsCluster reports whether a step starts a fresh cluster (its first
+// line is `cluster ...`): the page discards the running cluster there, and
+// rewinding never needs to replay steps before it.
+func StartsCluster(st *Step) bool {
+	return len(st.Commands) > 0 && strings.HasPrefix(st.Commands[0].Text, "cluster")
 }
 
 //go:embed en/*.md zh/*.md
