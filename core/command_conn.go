@@ -43,6 +43,15 @@ type BrokerRequest struct {
 	Correlation int32           `json:"correlation"`
 	Produce     *ProduceRequest `json:"produce,omitempty"`
 	Fetch       *FetchRequest   `json:"fetch,omitempty"`
+	// The rest of the APIs a real client needs (external_api_more.go).
+	Metadata             *MetadataRequest             `json:"metadata,omitempty"`
+	ListOffsets          *ListOffsetsRequest          `json:"listOffsets,omitempty"`
+	OffsetForLeaderEpoch *OffsetForLeaderEpochRequest `json:"offsetForLeaderEpoch,omitempty"`
+	InitProducerID       *InitProducerIDRequest       `json:"initProducerId,omitempty"`
+	FindCoordinator      *FindCoordinatorRequest      `json:"findCoordinator,omitempty"`
+	OffsetCommit         *OffsetCommitRequest         `json:"offsetCommit,omitempty"`
+	OffsetFetch          *OffsetFetchRequest          `json:"offsetFetch,omitempty"`
+	Other                *OtherRequest                `json:"other,omitempty"`
 }
 
 func (OpenConn) Kind() string      { return "conn_open" }
@@ -75,6 +84,7 @@ func (x BrokerRequest) clone() Command {
 		cp.Partitions = slices.Clone(f.Partitions)
 		x.Fetch = &cp
 	}
+	x.cloneMore()
 	return x
 }
 

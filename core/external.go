@@ -90,8 +90,7 @@ type extConn struct {
 type extReq struct {
 	correlation int32
 	api         string
-	produce     *ProduceRequest
-	fetch       *FetchRequest
+	body        extBody
 }
 
 func newExtConns(c *Cluster) *extConns {
@@ -215,25 +214,18 @@ func (x *extConns) request(cmd BrokerRequest) error {
 	if cn == nil {
 		return fmt.Errorf("unknown connection %q", cmd.Conn)
 	}
-	r := &extReq{correlation: cmd.Correlation, produce: cmd.Produce, fetch: cmd.Fetch}
-	switch {
-	case (cmd.Produce == nil) == (cmd.Fetch == nil):
-		return fmt.Errorf("request %d on %s: want exactly one of produce, fetch", cmd.Correlation, cmd.Conn)
-	case cmd.Produce != nil:
-		r.api = "Produce"
-		if err := checkProduce(cmd.Produce); err != nil {
-			return fmt.Errorf("request %d on %s: %v", cmd.Correlation, cmd.Conn, err)
-		}
-	default:
-		r.api = "Fetch"
-		if err := checkFetch(cmd.Fetch); err != nil {
-			return fmt.Errorf("request %d on %s: %v", cmd.Correlation, cmd.Conn, err)
-		}
+	body, err := cmd.body()
+	if err == nil {
+		err = body.check()
 	}
+	if err != nil {
+		return fmt.Errorf("request %d on %s: %v", cmd.Correlation, cmd.Conn, err)
+	}
+	r := &extReq{correlation: cmd.Correlation, api: body.api(), body: body}
 	if len(cn.pending) >= MaxConnPending {
 		return fmt.Errorf("connection %s has %d requests unanswered (limit %d)", cn.name, len(cn.pending), MaxConnPending)
 	}
-	if r.api == "Fetch" || r.produce.Acks != 0 {
+	if body.answered() {
 		cn.pending = append(cn.pending, r)
 	}
 	b := cn.broker
@@ -321,12 +313,7 @@ func (x *extConns) next(cn *extConn) {
 			}
 			cn.broker.after(0, func() { x.next(cn) })
 		}
-		switch r.api {
-		case "Produce":
-			x.produce(cn, r, done)
-		case "Fetch":
-			x.fetch(cn, r, done)
-		}
+		r.body.serve(x, cn, done)
 	}
 }
 
@@ -357,8 +344,7 @@ func (x *extConns) partition(topic string, id int32) (*Partition, string) {
 }
 
 // produce translates a ProduceRequest for handleProduce and its answer back.
-func (x *extConns) produce(cn *extConn, r *extReq, done func(*Reply)) {
-	req := r.produce
+func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) {
 	b := cn.broker
 	resp := &ProduceResponse{Partitions: make([]ProducePartitionResponse, len(req.Partitions))}
 	in := &produceReq{producer: cn.name, acks: int(req.Acks), timeout: int64(max(req.TimeoutMs, 0)), pid: -1}
@@ -434,8 +420,7 @@ func batchBytes(recs []log.Record) int {
 }
 
 // fetch translates a FetchRequest for handleFetch and its answer back.
-func (x *extConns) fetch(cn *extConn, r *extReq, done func(*Reply)) {
-	req := r.fetch
+func (x *extConns) fetch(cn *extConn, req *FetchRequest, done func(*Reply)) {
 	b := cn.broker
 	resp := &FetchResponse{Partitions: make([]FetchPartitionResponse, len(req.Partitions))}
 	maxBytes := int(req.MaxBytes)

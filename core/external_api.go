@@ -108,4 +108,13 @@ type Reply struct {
 	API         string           `json:"api"`
 	Produce     *ProduceResponse `json:"produce,omitempty"`
 	Fetch       *FetchResponse   `json:"fetch,omitempty"`
+	// The rest (external_api_more.go).
+	Metadata             *MetadataResponse             `json:"metadata,omitempty"`
+	ListOffsets          *ListOffsetsResponse          `json:"listOffsets,omitempty"`
+	OffsetForLeaderEpoch *OffsetForLeaderEpochResponse `json:"offsetForLeaderEpoch,omitempty"`
+	InitProducerID       *InitProducerIDResponse       `json:"initProducerId,omitempty"`
+	FindCoordinator      *FindCoordinatorResponse      `json:"findCoordinator,omitempty"`
+	OffsetCommit         *OffsetCommitResponse         `json:"offsetCommit,omitempty"`
+	OffsetFetch          *OffsetFetchResponse          `json:"offsetFetch,omitempty"`
+	Other                *OtherResponse                `json:"other,omitempty"`
 }

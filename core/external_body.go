@@ -1,0 +1,118 @@
+package core
+
+import (
+	"errors"
+	"hash/fnv"
+	"slices"
+)
+
+// extBody is the one request body a BrokerRequest carries: its API name,
+// its checks, whether it gets a reply (acks=0 produce does not) and how
+// the broker serves it. serve calls done exactly once, with the reply
+// (nil: none), possibly later in simulated time (acks=all, a held fetch).
+type extBody interface {
+	api() string
+	check() error
+	answered() bool
+	serve(x *extConns, cn *extConn, done func(*Reply))
+}
+
+// body returns the request's one body.
+func (x BrokerRequest) body() (extBody, error) {
+	var set []extBody
+	add := func(ok bool, b extBody) {
+		if ok {
+			set = append(set, b)
+		}
+	}
+	add(x.Produce != nil, produceBody{x.Produce})
+	add(x.Fetch != nil, fetchBody{x.Fetch})
+	add(x.Metadata != nil, metadataBody{x.Metadata})
+	add(x.ListOffsets != nil, listOffsetsBody{x.ListOffsets})
+	add(x.OffsetForLeaderEpoch != nil, epochBody{x.OffsetForLeaderEpoch})
+	add(x.InitProducerID != nil, initPIDBody{x.InitProducerID})
+	add(x.FindCoordinator != nil, findCoordinatorBody{x.FindCoordinator})
+	add(x.OffsetCommit != nil, offsetCommitBody{x.OffsetCommit})
+	add(x.OffsetFetch != nil, offsetFetchBody{x.OffsetFetch})
+	add(x.Other != nil, otherBody{x.Other})
+	if len(set) != 1 {
+		return nil, errors.New("want exactly one request body (produce, fetch, metadata, ...)")
+	}
+	return set[0], nil
+}
+
+// cloneMore deep-copies the bodies of external_api_more.go.
+func (x *BrokerRequest) cloneMore() {
+	if m := x.Metadata; m != nil {
+		cp := *m
+		cp.Topics = slices.Clone(m.Topics)
+		x.Metadata = &cp
+	}
+	if l := x.ListOffsets; l != nil {
+		x.ListOffsets = &ListOffsetsRequest{Partitions: slices.Clone(l.Partitions)}
+	}
+	if e := x.OffsetForLeaderEpoch; e != nil {
+		x.OffsetForLeaderEpoch = &OffsetForLeaderEpochRequest{Partitions: slices.Clone(e.Partitions)}
+	}
+	if p := x.InitProducerID; p != nil {
+		cp := *p
+		x.InitProducerID = &cp
+	}
+	if f := x.FindCoordinator; f != nil {
+		cp := *f
+		x.FindCoordinator = &cp
+	}
+	if o := x.OffsetCommit; o != nil {
+		cp := *o
+		cp.Partitions = slices.Clone(o.Partitions)
+		x.OffsetCommit = &cp
+	}
+	if o := x.OffsetFetch; o != nil {
+		cp := *o
+		cp.Partitions = slices.Clone(o.Partitions)
+		x.OffsetFetch = &cp
+	}
+	if o := x.Other; o != nil {
+		cp := *o
+		x.Other = &cp
+	}
+}
+
+type produceBody struct{ r *ProduceRequest }
+
+func (b produceBody) api() string    { return "Produce" }
+func (b produceBody) check() error   { return checkProduce(b.r) }
+func (b produceBody) answered() bool { return b.r.Acks != 0 }
+func (b produceBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	x.produce(cn, b.r, done)
+}
+
+type fetchBody struct{ r *FetchRequest }
+
+func (b fetchBody) api() string    { return "Fetch" }
+func (b fetchBody) check() error   { return checkFetch(b.r) }
+func (b fetchBody) answered() bool { return true }
+func (b fetchBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	x.fetch(cn, b.r, done)
+}
+
+// checkPartitionCount bounds a request's partitions.
+func checkPartitionCount(n int) error {
+	if n > MaxRequestPartitions {
+		return errors.New("too many partitions in one request")
+	}
+	return nil
+}
+
+// topicID is a stable 16-byte id for a topic: a hash of its name and its
+// place in creation order, so a topic deleted and created again would
+// get another (Kafka's topic ids are random UUIDs; drawing them from the
+// PRNG would change every seeded run).
+func topicID(name string, order int) [16]byte {
+	var id [16]byte
+	h := fnv.New128a()
+	h.Write([]byte(name))
+	h.Write([]byte{byte(order), byte(order >> 8), byte(order >> 16)})
+	copy(id[:], h.Sum(nil))
+	return id
+}

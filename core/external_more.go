@@ -1,0 +1,334 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Serving the APIs of external_api_more.go on the broker an outside
+// connection reaches: each translates to the broker's named handler
+// (broker_*.go) and its answer back.
+
+type metadataBody struct{ r *MetadataRequest }
+
+func (b metadataBody) api() string    { return "Metadata" }
+func (b metadataBody) check() error   { return checkPartitionCount(len(b.r.Topics)) }
+func (b metadataBody) answered() bool { return true }
+
+// serve answers from the broker's metadata cache (handleMetadata), which
+// lags the controller: a client asking a broker that has not heard of a
+// change yet sees the old leader, as in Kafka.
+func (b metadataBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	c, br := x.c, cn.broker
+	resp := &MetadataResponse{ClusterID: c.clusterID(), Controller: c.md.controller, Brokers: []MetadataBroker{}, Topics: []MetadataTopic{}}
+	if c.mode == "kraft" {
+		resp.Controller = -1
+	}
+	live := c.md.liveIDs()
+	for _, id := range live {
+		resp.Brokers = append(resp.Brokers, MetadataBroker{ID: id, Rack: c.brokers[id-1].Rack})
+	}
+	if c.mode == "kraft" && len(live) > 0 {
+		resp.Controller = live[0]
+	}
+	names := b.r.Topics
+	if names == nil {
+		for _, t := range c.order {
+			if _, known := br.cache[t.Partitions[0]]; known {
+				names = append(names, t.Name)
+			}
+		}
+	}
+	var ask []string
+	for _, n := range names {
+		if c.topics[n] != nil || b.r.AllowAutoCreate {
+			ask = append(ask, n)
+		} else {
+			resp.Topics = append(resp.Topics, MetadataTopic{Name: n, Error: "UNKNOWN_TOPIC_OR_PARTITION", Partitions: []MetadataPartition{}})
+		}
+	}
+	isLive := map[int]bool{}
+	for _, id := range live {
+		isLive[id] = true
+	}
+	var res metadataResult
+	if len(ask) > 0 {
+		res = br.handleMetadata(metadataReq{topics: ask})
+	}
+	if res.empty {
+		// A broker just restarted knows no brokers yet: clients ignore
+		// such an answer and ask again (NetworkClient).
+		resp.Brokers = []MetadataBroker{}
+	}
+	{
+		for _, tm := range res.topics {
+			mt := MetadataTopic{Name: tm.name, Error: tm.err, Partitions: []MetadataPartition{}}
+			if t := c.topics[tm.name]; t != nil {
+				mt.Internal = t.Internal
+				mt.TopicID = topicID(t.Name, topicOrder(c, t))
+			}
+			if mt.Error == "LEADER_NOT_AVAILABLE" && len(tm.parts) > 0 {
+				mt.Error = ""
+			}
+			for _, pm := range tm.parts {
+				st := br.cache[pm.p]
+				mp := MetadataPartition{Partition: int32(pm.p.ID), Leader: pm.leader, LeaderEpoch: pm.epoch,
+					Replicas: append([]int{}, pm.p.Replicas...), ISR: append([]int{}, st.isr...), Offline: []int{}}
+				for _, id := range pm.p.Replicas {
+					if !isLive[id] {
+						mp.Offline = append(mp.Offline, id)
+					}
+				}
+				if mp.Leader < 0 {
+					mp.Error = "LEADER_NOT_AVAILABLE"
+				}
+				mt.Partitions = append(mt.Partitions, mp)
+			}
+			resp.Topics = append(resp.Topics, mt)
+		}
+	}
+	sort.Slice(resp.Topics, func(i, j int) bool { return resp.Topics[i].Name < resp.Topics[j].Name })
+	done(&Reply{Metadata: resp})
+}
+
+// topicOrder is t's place in creation order.
+func topicOrder(c *Cluster, t *Topic) int {
+	for i, x := range c.order {
+		if x == t {
+			return i
+		}
+	}
+	return -1
+}
+
+// clusterID is the cluster's id, fixed by its seed (Kafka's is a random
+// base64 UUID made when the cluster is first formatted).
+func (c *Cluster) clusterID() string {
+	id := topicID(fmt.Sprint("cluster-", c.opts.Seed), 0)
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	out := make([]byte, 22)
+	for i := range out {
+		out[i] = alphabet[id[i%16]>>2^byte(i)&63]
+	}
+	return string(out)
+}
+
+type listOffsetsBody struct{ r *ListOffsetsRequest }
+
+func (b listOffsetsBody) api() string    { return "ListOffsets" }
+func (b listOffsetsBody) check() error   { return checkPartitionCount(len(b.r.Partitions)) }
+func (b listOffsetsBody) answered() bool { return true }
+func (b listOffsetsBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	resp := &ListOffsetsResponse{Partitions: make([]ListOffsetsPartitionResponse, len(b.r.Partitions))}
+	for i, lp := range b.r.Partitions {
+		out := ListOffsetsPartitionResponse{Topic: lp.Topic, Partition: lp.Partition, Offset: -1, LeaderEpoch: -1, Timestamp: -1}
+		p, err := x.partition(lp.Topic, lp.Partition)
+		if err == "" {
+			r, e := cn.broker.leaderFor(p)
+			switch {
+			case e != "":
+				err = e
+			case lp.CurrentLeaderEpoch >= 0 && lp.CurrentLeaderEpoch < r.epoch:
+				err = "FENCED_LEADER_EPOCH"
+			case lp.CurrentLeaderEpoch > r.epoch:
+				err = "UNKNOWN_LEADER_EPOCH"
+			default:
+				out.Offset, out.LeaderEpoch, out.Timestamp = r.offsetForTimestamp(lp.Timestamp)
+			}
+		}
+		out.Error = err
+		if err != "" {
+			out.Offset, out.LeaderEpoch = -1, -1
+		}
+		resp.Partitions[i] = out
+	}
+	done(&Reply{ListOffsets: resp})
+}
+
+// offsetForTimestamp is UnifiedLog.fetchOffsetByTimestamp for a
+// read_uncommitted client: -2 the log start, -1 the HW, -3 the batch
+// with the largest timestamp, else the first batch at or after ts below
+// the HW (-1 offset: none).
+func (r *Replica) offsetForTimestamp(ts int64) (offset int64, epoch int32, found int64) {
+	switch ts {
+	case listEarliest:
+		return r.log.StartOffset(), r.epoch, -1
+	case listLatest:
+		return r.hw, r.epoch, -1
+	}
+	best, bestTS, bestEpoch := int64(-1), int64(-1), int32(-1)
+	for _, bt := range r.log.Batches(r.log.StartOffset()) {
+		if bt.BaseOffset >= r.hw {
+			break
+		}
+		if ts == -3 {
+			if bt.Timestamp >= bestTS {
+				best, bestTS, bestEpoch = bt.BaseOffset, bt.Timestamp, bt.Epoch
+			}
+			continue
+		}
+		if bt.Timestamp >= ts {
+			return bt.BaseOffset, bt.Epoch, bt.Timestamp
+		}
+	}
+	return best, bestEpoch, bestTS
+}
+
+type epochBody struct{ r *OffsetForLeaderEpochRequest }
+
+func (b epochBody) api() string    { return "OffsetForLeaderEpoch" }
+func (b epochBody) check() error   { return checkPartitionCount(len(b.r.Partitions)) }
+func (b epochBody) answered() bool { return true }
+func (b epochBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	resp := &OffsetForLeaderEpochResponse{Partitions: make([]OffsetForLeaderEpochPartitionResponse, len(b.r.Partitions))}
+	for i, q := range b.r.Partitions {
+		out := OffsetForLeaderEpochPartitionResponse{Topic: q.Topic, Partition: q.Partition, LeaderEpoch: -1, EndOffset: -1}
+		p, err := x.partition(q.Topic, q.Partition)
+		if err == "" {
+			cur := q.CurrentLeaderEpoch
+			if cur < 0 { // no fencing asked for: take the leader's own
+				if lr := cn.broker.replicas[p]; lr != nil {
+					cur = lr.epoch
+				}
+			}
+			res := cn.broker.handleOffsetsForLeaderEpoch(offsetsForLeaderEpochReq{replica: -1,
+				parts: []epochQuery{{p: p, currentEpoch: cur, leaderEpoch: q.LeaderEpoch}}})[0]
+			err, out.LeaderEpoch, out.EndOffset = res.err, res.leaderEpoch, res.endOffset
+		}
+		out.Error = err
+		resp.Partitions[i] = out
+	}
+	done(&Reply{OffsetForLeaderEpoch: resp})
+}
+
+type initPIDBody struct{ r *InitProducerIDRequest }
+
+func (b initPIDBody) api() string    { return "InitProducerId" }
+func (b initPIDBody) check() error   { return nil }
+func (b initPIDBody) answered() bool { return true }
+func (b initPIDBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	res := cn.broker.handleInitProducerId(initProducerIDReq{transactionalID: b.r.TransactionalID})
+	done(&Reply{InitProducerID: &InitProducerIDResponse{Error: res.err, ProducerID: res.pid, ProducerEpoch: res.pepoch}})
+}
+
+type findCoordinatorBody struct{ r *FindCoordinatorRequest }
+
+func (b findCoordinatorBody) api() string    { return "FindCoordinator" }
+func (b findCoordinatorBody) check() error   { return nil }
+func (b findCoordinatorBody) answered() bool { return true }
+func (b findCoordinatorBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	if b.r.KeyType != 0 {
+		done(&Reply{FindCoordinator: &FindCoordinatorResponse{Error: "COORDINATOR_NOT_AVAILABLE", Coordinator: -1}})
+		return
+	}
+	if x.c.preset.offsetsInZK {
+		// 0.8: offsets and groups live in ZooKeeper; no broker coordinates.
+		done(&Reply{FindCoordinator: &FindCoordinatorResponse{Error: "COORDINATOR_NOT_AVAILABLE", Coordinator: -1}})
+		return
+	}
+	res := cn.broker.handleFindCoordinator(findCoordinatorReq{key: b.r.Key})
+	done(&Reply{FindCoordinator: &FindCoordinatorResponse{Error: res.err, Coordinator: res.coordinator}})
+}
+
+type offsetCommitBody struct{ r *OffsetCommitRequest }
+
+func (b offsetCommitBody) api() string    { return "OffsetCommit" }
+func (b offsetCommitBody) check() error   { return checkPartitionCount(len(b.r.Partitions)) }
+func (b offsetCommitBody) answered() bool { return true }
+func (b offsetCommitBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	resp := &OffsetCommitResponse{Partitions: make([]OffsetCommitPartitionResponse, len(b.r.Partitions))}
+	req := commitReq{group: b.r.Group, memberID: b.r.MemberID, generation: int(b.r.Generation), offsets: map[*Partition]int64{}}
+	var ok []int
+	for i, op := range b.r.Partitions {
+		resp.Partitions[i] = OffsetCommitPartitionResponse{Topic: op.Topic, Partition: op.Partition}
+		p, err := x.partition(op.Topic, op.Partition)
+		if err != "" {
+			resp.Partitions[i].Error = err
+			continue
+		}
+		if _, dup := req.offsets[p]; !dup {
+			req.order = append(req.order, p)
+		}
+		req.offsets[p] = op.Offset
+		ok = append(ok, i)
+	}
+	if b.r.Group == "" {
+		for _, i := range ok {
+			resp.Partitions[i].Error = "INVALID_GROUP_ID"
+		}
+		done(&Reply{OffsetCommit: resp})
+		return
+	}
+	cn.broker.handleOffsetCommit(req, func(err string) {
+		for _, i := range ok {
+			resp.Partitions[i].Error = err
+		}
+		done(&Reply{OffsetCommit: resp})
+	})
+}
+
+type offsetFetchBody struct{ r *OffsetFetchRequest }
+
+func (b offsetFetchBody) api() string    { return "OffsetFetch" }
+func (b offsetFetchBody) check() error   { return checkPartitionCount(len(b.r.Partitions)) }
+func (b offsetFetchBody) answered() bool { return true }
+func (b offsetFetchBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	resp := &OffsetFetchResponse{Partitions: []OffsetFetchPartitionResponse{}}
+	var parts []*Partition
+	var names []OffsetFetchPartition
+	if b.r.Partitions == nil {
+		// Every partition the group committed: ask for all and keep those
+		// with an offset.
+		for _, t := range x.c.order {
+			for _, p := range t.Partitions {
+				parts = append(parts, p)
+				names = append(names, OffsetFetchPartition{Topic: t.Name, Partition: int32(p.ID)})
+			}
+		}
+	}
+	for _, op := range b.r.Partitions {
+		p, err := x.partition(op.Topic, op.Partition)
+		if err != "" {
+			resp.Partitions = append(resp.Partitions, OffsetFetchPartitionResponse{Topic: op.Topic, Partition: op.Partition, Error: err, Offset: -1})
+			continue
+		}
+		parts = append(parts, p)
+		names = append(names, op)
+	}
+	res := cn.broker.handleOffsetFetch(offsetFetchReq{group: b.r.Group, parts: parts})
+	if res.err != "" && res.err != "GROUP_ID_NOT_FOUND" {
+		resp.Error = res.err
+		done(&Reply{OffsetFetch: resp})
+		return
+	}
+	for i, p := range parts {
+		off, has := res.offsets[p]
+		if !has {
+			off = -1
+		}
+		if b.r.Partitions == nil && off < 0 {
+			continue
+		}
+		resp.Partitions = append(resp.Partitions, OffsetFetchPartitionResponse{Topic: names[i].Topic, Partition: names[i].Partition, Offset: off})
+	}
+	done(&Reply{OffsetFetch: resp})
+}
+
+type otherBody struct{ r *OtherRequest }
+
+func (b otherBody) api() string {
+	if b.r.API == "" {
+		return "Request"
+	}
+	return b.r.API
+}
+func (b otherBody) check() error {
+	if len(b.r.API) > 64 {
+		return fmt.Errorf("API name of %d bytes", len(b.r.API))
+	}
+	return nil
+}
+func (b otherBody) answered() bool { return true }
+func (b otherBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	done(&Reply{Other: &OtherResponse{}})
+}
