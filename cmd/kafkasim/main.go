@@ -1,6 +1,9 @@
 // Command kafkasim is the simulator's one binary.
 //
-//	kafkasim                 run the bundled demo scenario and print its trace
+//	kafkasim                 serve the browser app on http://127.0.0.1:8080 (kafkasim serve)
+//	kafkasim serve [-addr A] build the browser app (cached) and serve it
+//	kafkasim site DIR        write the browser app as a static site
+//	kafkasim demo            run the bundled demo scenario and print its trace
 //	kafkasim run [-v] [-json] FILE   run a scenario; exit 1 if an expectation fails
 //	kafkasim simtest         simulation testing: random clusters, workloads and
 //	                         faults, invariants checked after every step
@@ -18,9 +21,13 @@ func main() {
 
 func realMain(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return demo(stdout, stderr)
+		return serveCmd(nil, stdout, stderr)
 	}
 	switch args[0] {
+	case "serve":
+		return serveCmd(args[1:], stdout, stderr)
+	case "site":
+		return siteCmd(args[1:], stdout, stderr)
 	case "run":
 		return runCmd(args[1:], stdout, stderr)
 	case "simtest":
@@ -38,7 +45,12 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  kafkasim                       run the bundled demo scenario
+  kafkasim                       serve the browser app (same as kafkasim serve)
+  kafkasim serve [-addr 127.0.0.1:8080]
+                                 build the browser app (cached by source hash)
+                                 and serve it; prints the address
+  kafkasim site DIR              write the app as static files (+ .gz copies)
+  kafkasim demo                  run the bundled demo scenario
   kafkasim run [-v] [-no-check] [-json] FILE...
                                  run scenario files (.ksim) and print their traces;
                                  exit 1 if an expect fails; -json prints the steps,

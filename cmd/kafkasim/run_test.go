@@ -42,7 +42,7 @@ func TestRunExitCodes(t *testing.T) {
 
 func TestDemoRuns(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := realMain(nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "checker: lost orders-0 m3") {
+	if code := realMain([]string{"demo"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "checker: lost orders-0 m3") {
 		t.Errorf("demo: exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -1,0 +1,100 @@
+package session
+
+import "github.com/kafkasim/kafkasim/core"
+
+// StoreOptions bounds a Store.
+type StoreOptions struct {
+	// MaxTrace bounds the trace events kept (0: DefaultMaxTrace); past it
+	// the oldest are forgotten and Forgotten counts them.
+	MaxTrace int
+	// MaxWire bounds the wire events (messages, flushes, ZooKeeper writes,
+	// connections) kept for animation (0: DefaultMaxWire).
+	MaxWire int
+}
+
+// Default bounds of a Store.
+const (
+	DefaultMaxTrace = 200_000
+	DefaultMaxWire  = 50_000
+)
+
+// Store keeps a driver's events in two bounded lists: the trace (what a
+// learner reads: appends, elections, acks, ...) and the wire (messages on
+// their way, and other verbose detail). Seq numbers are the core's.
+type Store struct {
+	opts       StoreOptions
+	trace      []core.Event
+	wire       []core.Event
+	traceCount int // trace events ever added
+	wireCount  int
+	forgotten  int
+}
+
+// NewStore returns an empty store.
+func NewStore(opts StoreOptions) *Store {
+	if opts.MaxTrace <= 0 {
+		opts.MaxTrace = DefaultMaxTrace
+	}
+	if opts.MaxWire <= 0 {
+		opts.MaxWire = DefaultMaxWire
+	}
+	return &Store{opts: opts}
+}
+
+// Add keeps e.
+func (s *Store) Add(e core.Event) {
+	if e.Verbose() {
+		s.wireCount++
+		s.wire = appendBounded(s.wire, e, s.opts.MaxWire, nil)
+		return
+	}
+	s.traceCount++
+	s.trace = appendBounded(s.trace, e, s.opts.MaxTrace, &s.forgotten)
+}
+
+// appendBounded appends e, dropping the oldest quarter when full (so the
+// cost of dropping is spread over many appends).
+func appendBounded(list []core.Event, e core.Event, max int, dropped *int) []core.Event {
+	if len(list) >= max {
+		n := max / 4
+		if n < 1 {
+			n = 1
+		}
+		if dropped != nil {
+			*dropped += n
+		}
+		list = append(list[:0], list[n:]...)
+	}
+	return append(list, e)
+}
+
+// Trace returns the trace events kept, oldest first. Callers must not
+// modify them.
+func (s *Store) Trace() []core.Event { return s.trace }
+
+// Wire returns the wire events kept, oldest first.
+func (s *Store) Wire() []core.Event { return s.wire }
+
+// TraceCount is how many trace events were ever added.
+func (s *Store) TraceCount() int { return s.traceCount }
+
+// WireCount is how many wire events were ever added.
+func (s *Store) WireCount() int { return s.wireCount }
+
+// Forgotten is how many old trace events were dropped past the bound.
+func (s *Store) Forgotten() int { return s.forgotten }
+
+// WireSince returns the kept wire events with At >= from (binary search:
+// they are in time order).
+func (s *Store) WireSince(from int64) []core.Event {
+	lo, hi := 0, len(s.wire)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if s.wire[m].At < from {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return s.wire[lo:]
+}
