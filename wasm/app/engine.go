@@ -33,6 +33,8 @@ type Engine struct {
 	speed   float64
 	acc     float64 // fractional virtual ms not yet run
 	version uint64  // bumped on every change the page must redraw for
+	loadVer uint64  // bumped on every Load, Seek back or Switch (caches key on it)
+	fcache  *findings
 }
 
 // New returns an engine with nothing loaded, at 1x, paused.
@@ -66,6 +68,7 @@ func (e *Engine) Load(text string) *ErrorInfo {
 	}
 	e.playing, e.acc = false, 0
 	e.version++
+	e.loadVer++
 	return nil
 }
 
@@ -94,6 +97,9 @@ func (e *Engine) Command(line string) CommandResult {
 	}
 	out.Forked = len(e.sess.Branches()) > before
 	e.version++
+	if out.Forked {
+		e.loadVer++
+	}
 	return out
 }
 
@@ -148,6 +154,7 @@ func (e *Engine) Step() (bool, error) {
 // SeekTo moves to virtual time ms (replaying when backwards).
 func (e *Engine) SeekTo(ms int64) error {
 	e.version++
+	e.loadVer++ // a seek back replays: counts restart
 	e.acc = 0
 	return e.sess.GoTo(ms)
 }
@@ -247,5 +254,6 @@ func (e *Engine) OpenShare(fragment string) *ErrorInfo {
 // Switch makes another branch current, at the same moment.
 func (e *Engine) Switch(id int) error {
 	e.version++
+	e.loadVer++
 	return e.sess.Switch(id)
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -274,4 +275,30 @@ func (e *Engine) Describe(target string) (string, error) {
 		return "", err
 	}
 	return c.Describe(target)
+}
+
+// RecordValue is the value of the record at offset in partition's
+// replica on broker (0: the leader), including a record that replica
+// dropped by its latest truncation or power loss (a crossed cell).
+func (e *Engine) RecordValue(partition string, broker int, offset int64) (string, error) {
+	c, err := e.cluster()
+	if err != nil {
+		return "", err
+	}
+	p, err := c.Partition(partition)
+	if err != nil {
+		return "", err
+	}
+	if broker == 0 {
+		broker = p.Leader()
+	}
+	if recs, err := c.ReplicaRecords(partition, broker, offset, offset+1); err == nil && len(recs) == 1 {
+		return recs[0].Value, nil
+	}
+	for _, cell := range lostCells(e.sess.Driver().Events().Trace())[replicaKey{partition, broker}] {
+		if cell.Offset == offset {
+			return cell.Value, nil
+		}
+	}
+	return "", fmt.Errorf("no record at %s@%d offset %d", partition, broker, offset)
 }

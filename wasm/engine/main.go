@@ -22,6 +22,20 @@ func main() {
 	for name, fn := range handlers(e) {
 		api.Set(name, js.FuncOf(wrap(name, fn)))
 	}
+	// sceneText returns the scene envelope as JSON text, ready to post to
+	// the canvas without another encode ("" when there is nothing to draw).
+	api.Set("sceneText", js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+		defer func() {
+			if r := recover(); r != nil {
+				out = ""
+			}
+		}()
+		raw, err := e.SceneJSON(str(args, 0))
+		if err != nil {
+			return ""
+		}
+		return string(raw)
+	}))
 	js.Global().Set("__kafkasimEngine", api)
 	if ready := js.Global().Get("__kafkasimEngineReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -132,6 +146,9 @@ func handlers(e *app.Engine) map[string]handler {
 		"metrics":  func(a []js.Value) (any, error) { return e.Metrics() },
 		"overview": func(a []js.Value) (any, error) { return e.Overview() },
 		"describe": func(a []js.Value) (any, error) { return e.Describe(str(a, 0)) },
+		"recordAt": func(a []js.Value) (any, error) {
+			return e.RecordValue(str(a, 0), int(num(a, 1, 0)), int64(num(a, 2, 0)))
+		},
 		"scene": func(a []js.Value) (any, error) {
 			return e.SceneJSON(str(a, 0))
 		},

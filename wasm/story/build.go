@@ -31,7 +31,7 @@ type builder struct {
 	lastNet   core.Event // the last split or heal seen
 	splits    []int      // splits while the record was not yet committed
 	electInfo []string   // how each election in elections reads in a summary
-	removInfo []string // same for removals
+	removInfo []string   // same for removals
 }
 
 // Build tells the story of the record(s) whose value is value, from the

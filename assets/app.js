@@ -1,0 +1,416 @@
+// app.js: boots the engine, restores the session (share link, then
+// sessionStorage, else the welcome scenario), runs the animation-frame
+// loop (virtual time advances by the speed; the scene goes to the canvas
+// iframe), and wires the top bar, timeline, canvas messages and console.
+"use strict";
+
+const App = {
+  speed: 1,
+  sceneDirty: true,
+  lastVersion: -1,
+  canvasReady: false,
+  firstFrameMs: null,
+  scenarioName: "",
+  lastPanels: 0,
+  lastMarks: 0,
+  marksCount: -1,
+  pendingWhere: new Map(),
+  whereId: 1,
+
+  async boot() {
+    try {
+      await kafkasim._start();
+    } catch (e) {
+      document.getElementById("banner").hidden = false;
+      document.getElementById("banner").textContent = "The engine failed to start: " + e.message;
+      throw e;
+    }
+    this.wire();
+    await this.loadExamples();
+    await this.restore();
+    kafkasim._resolveReady();
+    kafkasim.onChange(() => { this.sceneDirty = true; UI.dirty = true; });
+    let last = performance.now();
+    const frame = (ts) => {
+      const dt = Math.max(0, ts - last);
+      last = ts;
+      this.frame(dt);
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  },
+
+  async restore() {
+    const hash = location.hash.slice(1);
+    if (hash.includes("ksim=")) {
+      try { kafkasim.openShare(hash); this.setName("shared session"); return; } catch (e) { UI.toast("The share link does not open: " + e.message); }
+    }
+    const saved = sessionStorage.getItem("kafkasim.session");
+    if (saved) {
+      try {
+        const s = JSON.parse(saved);
+        kafkasim.load(s.script);
+        kafkasim.seek(s.at || 0);
+        this.setName(s.name || "restored session");
+        if (s.playing) kafkasim.play();
+        return;
+      } catch (e) { console.warn("restore:", e); }
+    }
+    const text = await (await fetch("assets/welcome.ksim")).text();
+    kafkasim.load(text);
+    this.setName("welcome: a live cluster");
+    kafkasim.play();
+  },
+
+  setName(n) { this.scenarioName = n; document.getElementById("scenario-name").textContent = n; },
+
+  // persist keeps the session in sessionStorage and, when short, the URL
+  // fragment: a reload (Ebiten reloads on WebGL loss) restores it.
+  persist() {
+    clearTimeout(this._persist);
+    this._persist = setTimeout(() => this.persistNow(), 400);
+  },
+  persistNow() {
+    if (!kafkasim._engine()) return;
+    try {
+      const st = kafkasim.state();
+      if (!st.loaded) return;
+      sessionStorage.setItem("kafkasim.session", JSON.stringify({ script: kafkasim.script(), at: st.now, name: this.scenarioName, playing: st.playing }));
+      const sh = kafkasim._soft("share");
+      if (sh.ok && sh.ok.fragment) history.replaceState(null, "", "#" + sh.ok.fragment);
+      else history.replaceState(null, "", location.pathname);
+    } catch (e) { console.warn("persist:", e); }
+  },
+
+  frame(dt) {
+    const r = kafkasim._soft("tick", dt);
+    if (r.error) { UI.toast(r.error.msg); kafkasim.pause(); }
+    const v = r.ok ? r.ok.version : 0;
+    if (v !== this.lastVersion) { this.lastVersion = v; this.sceneDirty = true; UI.dirty = true; }
+    if (this.sceneDirty) this.postScene();
+    this.drawTop();
+    const now = performance.now();
+    if (UI.dirty && now - this.lastPanels > 250) { this.lastPanels = now; this.refreshPanels(false); }
+    if (now - this.lastMarks > 700) { this.lastMarks = now; this.drawMarks(false); }
+    if (this.playingSince && now - this.playingSince > 3000) { this.playingSince = now; this.persist(); }
+  },
+
+  postScene() {
+    this.sceneDirty = false;
+    const frame = document.getElementById("canvas");
+    if (!this.canvasReady || !frame.contentWindow) return;
+    const text = kafkasim._sceneText({ view: UI.view, hide: [...UI.hidden], selection: UI.selection || undefined, cells: 12 });
+    if (text) frame.contentWindow.postMessage(text, location.origin === "null" ? "*" : location.origin);
+  },
+
+  drawTop() {
+    const st = kafkasim.state();
+    document.getElementById("clock").textContent = "t=" + fmtTime(st.now);
+    const play = document.getElementById("btn-play");
+    if (this._shownPlaying !== st.playing) {
+      this._shownPlaying = st.playing;
+      document.getElementById("play-icon").innerHTML = st.playing
+        ? '<svg viewBox="0 0 16 16" width="14" height="14"><rect x="3" y="3" width="3.5" height="10" fill="currentColor"/><rect x="9.5" y="3" width="3.5" height="10" fill="currentColor"/></svg> pause'
+        : '<svg viewBox="0 0 16 16" width="14" height="14"><path d="M4 3v10l9-5z" fill="currentColor"/></svg> play';
+      play.classList.toggle("on", st.playing);
+    }
+    if (st.playing && !this.playingSince) this.playingSince = performance.now();
+    if (!st.playing) this.playingSince = 0;
+    const slider = document.getElementById("time");
+    const max = Math.max(st.horizon, st.now, 1000);
+    if (!this.dragging) {
+      slider.max = String(max);
+      slider.value = String(st.now);
+    }
+    document.getElementById("time-max").textContent = fmtTime(max);
+    const pct = (st.now / max) * 100;
+    slider.style.setProperty("--pct", pct + "%");
+  },
+
+  // drawMarks puts notable events, fork points and the divergence on the
+  // timeline.
+  drawMarks(force) {
+    const st = kafkasim.state();
+    if (!force && st.events === this.marksCount && st.horizon === this._markHorizon) return;
+    this.marksCount = st.events;
+    this._markHorizon = st.horizon;
+    const box = document.getElementById("time-marks");
+    box.replaceChildren();
+    const max = Math.max(st.horizon, st.now, 1000);
+    const put = (at, cls, title) => {
+      const m = h("span", { class: "tm " + cls, title: fmtTime(at) + " " + title, style: `left:${(at / max) * 100}%`, onclick: () => UI.seek(at) });
+      box.append(m);
+    };
+    for (const e of kafkasim.events({ limit: 3000 })) {
+      if (e.type === "leader") put(e.at, e.text.includes("UNCLEAN") || /unclean/i.test(e.text) ? "unclean" : "election", e.text);
+      else if (e.type === "broker.state") put(e.at, "fault", e.text);
+      else if (e.type === "net") put(e.at, "net", e.text);
+      else if (e.type === "truncate" || e.type === "lost") put(e.at, "loss", e.text);
+    }
+    const cur = st.branches.find((b) => b.id === st.branch);
+    if (cur && cur.parent > 0) put(cur.forkAt, "fork", "this branch starts here: " + cur.change);
+    if (UI.divergeAt >= 0) put(UI.divergeAt, "diverge", "the compared branches diverge here");
+  },
+
+  refreshPanels(force) {
+    if (!kafkasim._engine()) return;
+    UI.dirty = false;
+    try {
+      const t = UI.currentTab;
+      if (t === "story") Panels.renderStory();
+      else if (t === "findings") Panels.renderFindings();
+      else if (t === "files") Panels.renderFiles();
+      else if (t === "meta") Panels.renderMeta();
+      else if (t === "offsets") Panels.renderOffsets();
+      else if (t === "metrics") Panels.renderMetrics();
+      else if (t === "events") Panels.renderEvents(force);
+      else if (t === "branches") Panels.renderBranches();
+      else if (t === "script") Panels.renderScript();
+      if (t !== "findings") {
+        const n = kafkasim.findings().length;
+        document.getElementById("findings-count").textContent = n ? String(n) : "";
+      }
+      const st = kafkasim.state();
+      document.getElementById("branch-count").textContent = st.branches.length > 1 ? String(st.branches.length) : "";
+      this.drawSummary();
+    } catch (e) { console.error(e); }
+  },
+
+  // drawSummary: the last few things that happened, in words, under the canvas.
+  drawSummary() {
+    const evs = kafkasim.events({ limit: 4 });
+    const box = document.getElementById("summary");
+    box.replaceChildren(...evs.map((e) => h("div", {}, h("span", { class: "time" }, fmtTime(e.at)), " " + e.text)));
+  },
+
+  togglePlay() { const st = kafkasim.state(); if (st.playing) kafkasim.pause(); else kafkasim.play(); this.persist(); },
+  step() {
+    const r = kafkasim.step();
+    if (!r.stepped) UI.toast("nothing happened within a minute of virtual time");
+    this.persist();
+  },
+  // stepBack seeks to the previous event a learner would see.
+  stepBack() {
+    const now = kafkasim.now();
+    const evs = kafkasim.events({ limit: 400 });
+    let t = 0;
+    for (const e of evs) if (e.at < now) t = e.at;
+    UI.seek(t);
+  },
+  setSpeed(x) {
+    this.speed = kafkasim.speed(x);
+    const s = document.getElementById("speed");
+    s.value = String(Math.log10(this.speed));
+    document.getElementById("speed-label").textContent = this.speed >= 1 ? Math.round(this.speed * 10) / 10 + "x" : "1/" + Math.round(1 / this.speed) + "x";
+  },
+  cycleView() {
+    const views = ["cluster", "spacetime", "both"];
+    this.setView(views[(views.indexOf(UI.view) + 1) % views.length]);
+  },
+  setView(v) {
+    UI.view = v;
+    for (const b of document.querySelectorAll("[data-view]")) b.classList.toggle("on", b.dataset.view === v);
+    this.sceneDirty = true;
+  },
+  toggleScenarioMenu() {
+    const d = document.getElementById("scenario-dropdown");
+    d.hidden = !d.hidden;
+    if (!d.hidden) document.getElementById("example-filter").focus();
+  },
+
+  async loadExamples() {
+    try {
+      this.examples = await (await fetch("scenarios/index.json")).json();
+    } catch (e) { this.examples = []; }
+    this.renderExamples("");
+  },
+  renderExamples(filter) {
+    const list = document.getElementById("example-list");
+    list.replaceChildren();
+    const f = filter.toLowerCase();
+    for (const ex of this.examples) {
+      if (f && !(ex.name + " " + ex.title).toLowerCase().includes(f)) continue;
+      list.append(h("button", { class: "example", title: ex.title, onclick: () => this.openExample(ex) }, h("b", {}, ex.name), h("span", {}, ex.title)));
+    }
+  },
+  async openExample(ex) {
+    UI.closeMenus();
+    const text = await (await fetch(ex.file)).text();
+    this.loadText(text, ex.name);
+  },
+  loadText(text, name) {
+    const r = kafkasim._soft("load", text);
+    if (r.error) {
+      UI.echo(`${name}: line ${r.error.line || "?"}, column ${r.error.col || "?"}: ${r.error.msg}`, "err");
+      UI.toast("The scenario does not load: " + r.error.msg);
+      return false;
+    }
+    kafkasim._changed("load");
+    this.setName(name);
+    Panels.story = null;
+    UI.divergeAt = -1;
+    Panels.compareWith = null;
+    UI.echo(`loaded ${name}: press Space to play, → to step`, "note");
+    this.persist();
+    return true;
+  },
+  exportKsim() {
+    const text = kafkasim.script();
+    const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "text/plain" })), download: (this.scenarioName || "session").replace(/[^\w.-]+/g, "-") + ".ksim" });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  },
+  async share() {
+    const link = kafkasim.share();
+    if (!link) { UI.toast("This session is too long for a link: it is downloaded as a .ksim file instead."); this.exportKsim(); return; }
+    history.replaceState(null, "", link);
+    try { await navigator.clipboard.writeText(link); UI.toast("Share link copied: it opens this session at this moment."); }
+    catch (e) { UI.toast("Share link is in the address bar."); }
+  },
+
+  // canvas messages
+  onCanvas(m) {
+    if (!m || typeof m !== "object") return;
+    const frame = document.getElementById("canvas").getBoundingClientRect();
+    switch (m.type) {
+      case "ready": this.canvasReady = true; this.sceneDirty = true; break;
+      case "frame": if (this.firstFrameMs === null) this.firstFrameMs = m.ms; break;
+      case "click": this.onCanvasClick(m, frame.left + m.x, frame.top + m.y); break;
+      case "hover":
+        if (!m.kind) { hideExplain(); break; }
+        showExplain(explainKey(m), frame.left + m.x, frame.top + m.y, this.hoverExtra(m));
+        break;
+      case "key": UI.onKey({ key: m.key, target: null, ctrlKey: m.ctrl, metaKey: m.meta, altKey: m.alt }); break;
+      case "where": { const p = this.pendingWhere.get(m.id); if (p) { this.pendingWhere.delete(m.id); p(m); } break; }
+      case "error": console.warn("canvas:", m.error); break;
+    }
+  },
+  hoverExtra(m) {
+    if (m.kind === "broker") return `broker ${m.broker}: ${UI.brokerState(m.broker)}`;
+    if (m.kind === "record") return `${m.partition} offset ${m.offset}` + (m.broker ? ` on broker ${m.broker}` : "");
+    if (m.kind === "replica") return `${m.partition} on broker ${m.broker}`;
+    if (m.name) return m.name;
+    return "";
+  },
+  onCanvasClick(m, x, y) {
+    UI.closeMenus();
+    const ref = { kind: m.kind, broker: m.broker, partition: m.partition, offset: m.offset, name: m.name, msg: m.msg };
+    if (!m.kind) { UI.select(null); return; }
+    UI.select(ref);
+    switch (m.kind) {
+      case "broker": UI.brokerMenu(m.broker, x, y); break;
+      case "record": {
+        const r = kafkasim._soft("recordAt", m.partition, m.broker || 0, m.offset || 0);
+        if (r.ok) UI.openStory(r.ok); else UI.toast(r.error.msg);
+        break;
+      }
+      case "replica": case "partition":
+        Panels.files.partition = m.partition; Panels.files.broker = m.broker || 0; UI.tab("files"); break;
+      case "producer": UI.producerMenu(m.name, x, y); break;
+      case "consumer": UI.consumerMenu(m.name, x, y); break;
+      case "group": UI.tab("offsets"); break;
+    }
+  },
+  // where asks the canvas where an element is drawn (page coordinates).
+  where(ref) {
+    return new Promise((res) => {
+      const id = this.whereId++;
+      const frame = document.getElementById("canvas");
+      this.pendingWhere.set(id, (m) => {
+        const r = frame.getBoundingClientRect();
+        res(m.found ? { x: r.left + m.x, y: r.top + m.y, w: m.w, h: m.h } : null);
+      });
+      frame.contentWindow.postMessage(JSON.stringify({ type: "where", id, ref }), "*");
+      setTimeout(() => { if (this.pendingWhere.has(id)) { this.pendingWhere.delete(id); res(null); } }, 3000);
+    });
+  },
+
+  wire() {
+    const $ = (id) => document.getElementById(id);
+    $("btn-play").onclick = () => this.togglePlay();
+    $("btn-step").onclick = () => this.step();
+    $("btn-back").onclick = () => this.stepBack();
+    $("btn-start").onclick = () => UI.seek(0);
+    $("btn-end").onclick = () => UI.seek(kafkasim.state().horizon);
+    $("btn-help").onclick = () => UI.toggleHelp();
+    $("speed").oninput = (e) => this.setSpeed(Math.pow(10, Number(e.target.value)));
+    const time = $("time");
+    let seekTimer = 0;
+    time.addEventListener("input", () => {
+      this.dragging = true;
+      clearTimeout(seekTimer);
+      seekTimer = setTimeout(() => UI.seek(Number(time.value)), 60);
+    });
+    time.addEventListener("change", () => { this.dragging = false; clearTimeout(seekTimer); UI.seek(Number(time.value)); });
+    $("scenario-btn").onclick = (e) => { e.stopPropagation(); this.toggleScenarioMenu(); };
+    $("example-filter").oninput = (e) => this.renderExamples(e.target.value);
+    for (const b of document.querySelectorAll("#scenario-dropdown [data-act]")) {
+      b.onclick = () => {
+        UI.closeMenus();
+        const a = b.dataset.act;
+        if (a === "open") $("file-input").click();
+        else if (a === "export") this.exportKsim();
+        else if (a === "share") this.share();
+        else if (a === "restart") UI.seek(0);
+      };
+    }
+    $("file-input").onchange = async (e) => {
+      const f = e.target.files[0];
+      if (!f) return;
+      if (f.size > 16 << 20) { UI.toast("That file is over 16 MB: not a scenario."); return; }
+      this.loadText(await f.text(), f.name.replace(/\.ksim$/, ""));
+      e.target.value = "";
+    };
+    for (const b of document.querySelectorAll("#tabs button")) b.onclick = () => UI.tab(b.dataset.tab);
+    for (const b of document.querySelectorAll("[data-view]")) b.onclick = () => this.setView(b.dataset.view);
+    const classes = $("classes");
+    for (const c of ["produce", "ack", "fetch", "consume", "metadata", "zk", "heartbeat", "join", "other"]) {
+      classes.append(h("button", { class: "cls on cls-" + c, "data-explain": "class." + c, onclick: (e) => {
+        if (UI.hidden.has(c)) UI.hidden.delete(c); else UI.hidden.add(c);
+        e.currentTarget.classList.toggle("on", !UI.hidden.has(c));
+        this.sceneDirty = true;
+      } }, c));
+    }
+    $("act-produce").onclick = () => UI.produceDialog();
+    $("act-consumer").onclick = () => UI.consumerDialog();
+    $("act-split").onclick = () => UI.splitDialog();
+    $("act-heal").onclick = () => UI.run("net heal");
+    $("act-set").onclick = () => UI.settingsDialog("cluster");
+    $("event-filter").oninput = () => Panels.renderEvents(true);
+    $("event-wire").onchange = () => Panels.renderEvents(true);
+    const input = $("console-in");
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") {
+        const line = input.value;
+        if (line.trim()) { UI.history.push(line); UI.histPos = UI.history.length; }
+        input.value = "";
+        UI.run(line);
+      } else if (e.key === "ArrowUp") {
+        if (UI.histPos > 0) input.value = UI.history[--UI.histPos];
+        e.preventDefault();
+      } else if (e.key === "ArrowDown") {
+        UI.histPos = Math.min(UI.history.length, UI.histPos + 1);
+        input.value = UI.history[UI.histPos] || "";
+        e.preventDefault();
+      } else if (e.key === "Escape") input.blur();
+    });
+    document.addEventListener("keydown", (e) => { if (UI.onKey(e)) e.preventDefault(); });
+    document.addEventListener("click", (e) => {
+      if (!e.target.closest(".popup") && !e.target.closest("#scenario-menu")) UI.closeMenus();
+    });
+    window.addEventListener("message", (e) => {
+      const frame = $("canvas");
+      if (e.source !== frame.contentWindow) return;
+      this.onCanvas(e.data);
+    });
+    $("canvas").addEventListener("load", () => {
+      // a reload of the canvas (WebGL context lost) needs the scene again
+      this.sceneDirty = true;
+    });
+    window.addEventListener("beforeunload", () => this.persistNow());
+    fetch("canvas.html", { method: "HEAD" }).then((r) => { if (!r.ok) { $("canvas-missing").hidden = false; $("canvas").hidden = true; } });
+  },
+};
+window.App = App;
+App.boot();

@@ -1,0 +1,497 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/core/check"
+	"github.com/kafkasim/kafkasim/wasm/scene"
+)
+
+// SceneOptions are the page's choices for the canvas: the view, the
+// message classes hidden, what is selected and lit, the space-time span.
+type SceneOptions struct {
+	View       scene.View  `json:"view"`
+	Hide       []string    `json:"hide"`
+	Selection  *scene.Ref  `json:"selection"`
+	Highlights []scene.Ref `json:"highlights"`
+	Span       int64       `json:"span"`
+	// Cells is how many offsets of each log the canvas shows (0: 12).
+	Cells int `json:"cells"`
+}
+
+// Scene limits the engine applies on top of scene's.
+const (
+	defaultCells = 12
+	markWindow   = 3000 // virtual ms of past marks sent
+	recentGot    = 8    // records per consumer's Recent
+)
+
+// SceneJSON builds the scene for the canvas and returns it wrapped in
+// its envelope, as posted. opts is SceneOptions as JSON ("" for
+// defaults).
+func (e *Engine) SceneJSON(opts string) (json.RawMessage, error) {
+	var o SceneOptions
+	if opts != "" {
+		if err := json.Unmarshal([]byte(opts), &o); err != nil {
+			return nil, fmt.Errorf("scene: bad options: %v", err)
+		}
+	}
+	s, err := e.Scene(o)
+	if err != nil {
+		return nil, err
+	}
+	b, err := scene.Encode(s)
+	return json.RawMessage(b), err
+}
+
+// Scene builds the canvas's picture of now.
+func (e *Engine) Scene(o SceneOptions) (*scene.Scene, error) {
+	d := e.sess.Driver()
+	if d == nil {
+		return nil, fmt.Errorf("no scenario loaded")
+	}
+	c := d.Cluster()
+	snap := c.Snapshot()
+	now := snap.At
+	s := &scene.Scene{V: scene.Version, Now: now, Metadata: snap.Metadata, Version: snap.Version, Controller: snap.Controller,
+		Brokers: []scene.Broker{}, Partitions: []scene.Partition{}, View: o.View, Selection: o.Selection, Span: o.Span}
+	if e.playing {
+		s.Rate = e.speed
+	}
+	if len(o.Hide) <= len(scene.Classes) {
+		s.Hide = o.Hide
+	}
+	if len(o.Highlights) <= scene.MaxRefs {
+		s.Highlights = o.Highlights
+	}
+	if s.Span <= 0 {
+		s.Span = scene.DefaultSpan
+	}
+	cellsN := o.Cells
+	if cellsN <= 0 || cellsN > scene.MaxCells {
+		cellsN = defaultCells
+	}
+	sides := currentSplit(d.Events().Trace())
+	side := func(host string) (int, bool) {
+		n, ok := sides[host]
+		return n, ok
+	}
+	ctlSide := 0
+	if n, ok := side("zk"); ok && snap.Metadata == "zk" {
+		ctlSide = n
+	} else if n, ok := side("controller"); ok {
+		ctlSide = n
+	}
+	cut := func(host string) (int, bool) {
+		n, ok := side(host)
+		return n, ok && ctlSide != 0 && n != ctlSide
+	}
+	for _, b := range snap.Brokers {
+		st := b.State
+		if st == "up" {
+			st = scene.StateAlive
+		}
+		sd, ct := cut(strconv.Itoa(b.ID))
+		s.Brokers = append(s.Brokers, scene.Broker{ID: b.ID, Rack: b.Rack, State: st, Controller: b.ID == snap.Controller, Side: sd, Cut: ct})
+	}
+	h := c.History()
+	sent, acked := map[string]int64{}, map[string]int64{}
+	for _, r := range h.Sent {
+		sent[r.Producer]++
+		if r.Acked {
+			acked[r.Producer]++
+		}
+	}
+	for _, p := range snap.Producers {
+		if len(s.Producers) == scene.MaxClients {
+			break
+		}
+		sd, ct := cut(p.Name)
+		s.Producers = append(s.Producers, scene.Producer{Name: p.Name, Acks: p.Acks, Idempotent: p.Idempotent, Pending: p.Pending,
+			InFlight: p.InFlight, Sent: sent[p.Name], Acked: acked[p.Name], Side: sd, Cut: ct})
+		s.Counters.Produced += sent[p.Name]
+		s.Counters.Acked += acked[p.Name]
+	}
+	hw := map[string]int64{}
+	e.partitions(c, snap, s, cellsN, hw)
+	e.consumers(c, snap, s, hw, cut)
+	consumerNames := map[string]bool{}
+	for _, k := range s.Consumers {
+		consumerNames[k.Name] = true
+	}
+	for _, g := range snap.Groups {
+		if len(s.Groups) == scene.MaxClients {
+			break
+		}
+		sg := scene.Group{Name: g.Name, State: g.State, Generation: g.Generation, Coordinator: g.Coordinator, Protocol: g.Protocol, Leader: g.Leader}
+		for _, m := range g.Members {
+			if consumerNames[m.Client] {
+				sg.Members = append(sg.Members, m.Client)
+			}
+		}
+		s.Groups = append(s.Groups, sg)
+	}
+	s.Messages, s.Counters.Omitted = messages(d.Events().WireSince(now-max(s.Span, 5000)), now, s.Span)
+	s.Marks = marks(d.Events().Trace(), now)
+	f := e.findingsCached()
+	s.Counters.Lost, s.Counters.Dups, s.Counters.Reordered = f.lost, f.dups, f.reordered
+	for _, k := range snap.Consumers {
+		s.Counters.Consumed += int64(k.Polled)
+	}
+	return s, s.Validate()
+}
+
+// currentSplit reads the sides of the network split in force from the
+// latest split or heal event: host -> side (1-based).
+func currentSplit(trace []core.Event) map[string]int {
+	for i := len(trace) - 1; i >= 0; i-- {
+		ev := &trace[i]
+		if ev.Type != core.EvNet {
+			continue
+		}
+		if ev.Detail == "heal" {
+			return nil
+		}
+		if rest, ok := strings.CutPrefix(ev.Detail, "split "); ok {
+			out := map[string]int{}
+			for n, grp := range strings.Split(rest, "|") {
+				for _, h := range strings.Split(strings.TrimSpace(grp), ",") {
+					if h = strings.TrimSpace(h); h != "" {
+						out[h] = n + 1
+					}
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+func (e *Engine) partitions(c *core.Cluster, snap *core.Snapshot, s *scene.Scene, cellsN int, hw map[string]int64) {
+	lostAt := lostCells(e.sess.Driver().Events().Trace())
+	dups, reord := e.deliveryFlags(c)
+	total := 0
+	for _, t := range snap.Topics {
+		for _, p := range t.Partitions {
+			for _, r := range p.Replicas {
+				if r.Broker == p.Leader {
+					hw[p.Name] = r.HW
+				}
+			}
+			if t.Internal || len(s.Partitions) == scene.MaxPartitions {
+				continue
+			}
+			idx := 0
+			if i := strings.LastIndexByte(p.Name, '-'); i >= 0 {
+				idx, _ = strconv.Atoi(p.Name[i+1:])
+			}
+			sp := scene.Partition{Name: p.Name, Topic: t.Name, Index: idx, Leader: p.Leader, Epoch: p.LeaderEpoch,
+				ISR: append([]int{}, p.ISR...), Assignment: append([]int{}, p.Assignment...), Replicas: []scene.Replica{}}
+			var top int64
+			for _, r := range p.Replicas {
+				top = max(top, r.LEO)
+			}
+			for _, r := range p.Replicas {
+				for _, lc := range lostAt[replicaKey{p.Name, r.Broker}] {
+					if lc.Offset >= r.LEO {
+						top = max(top, lc.Offset+1)
+					}
+				}
+			}
+			sp.From = max(0, top-int64(cellsN))
+			for _, r := range p.Replicas {
+				sr := scene.Replica{Broker: r.Broker, Role: r.Role, LEO: r.LEO, HW: r.HW, LogStart: r.LogStart, Flushed: r.Flushed, InISR: contains(p.ISR, r.Broker)}
+				if rep, err := c.Replica(fmt.Sprintf("%s@%d", p.Name, r.Broker)); err == nil {
+					_, sr.Epoch = rep.LeaderView()
+				}
+				if total+cellsN <= scene.MaxTotalCells {
+					recs, _ := c.ReplicaRecords(p.Name, r.Broker, sp.From, sp.From+int64(cellsN))
+					for _, rec := range recs {
+						cell := scene.Cell{Offset: rec.Offset, Value: clip(rec.Value), Epoch: rec.Epoch, Dup: dups[p.Name+"\x00"+rec.Value]}
+						if reord[p.Name+"\x00"+rec.Value] {
+							cell.Flags |= scene.FlagOutOfOrder
+						}
+						sr.Cells = append(sr.Cells, cell)
+					}
+					for _, lc := range lostAt[replicaKey{p.Name, r.Broker}] {
+						if lc.Offset >= r.LEO && lc.Offset >= sp.From && len(sr.Cells) < cellsN {
+							sr.Cells = append(sr.Cells, lc)
+						}
+					}
+					total += len(sr.Cells)
+				}
+				sp.Replicas = append(sp.Replicas, sr)
+			}
+			s.Partitions = append(s.Partitions, sp)
+		}
+	}
+}
+
+func contains(v []int, x int) bool {
+	for _, y := range v {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// clip shortens a value to the scene's name limit.
+func clip(v string) string {
+	if len(v) <= 24 {
+		return v
+	}
+	return v[:21] + "..."
+}
+
+type replicaKey struct {
+	partition string
+	broker    int
+}
+
+// lostCells are, per replica, the records its latest truncation or power
+// loss removed, as crossed cells (ascending offsets).
+func lostCells(trace []core.Event) map[replicaKey][]scene.Cell {
+	out := map[replicaKey][]scene.Cell{}
+	for i := range trace {
+		ev := &trace[i]
+		k := replicaKey{ev.Partition, ev.Broker}
+		switch ev.Type {
+		case core.EvTruncate, core.EvLost:
+			var cells []scene.Cell
+			first := ev.Offset
+			if ev.Type == core.EvTruncate {
+				first = ev.Offset // new LEO: the dropped records start here
+			}
+			for j, r := range ev.Records {
+				if j == scene.MaxCells {
+					break
+				}
+				cells = append(cells, scene.Cell{Offset: first + int64(j), Value: clip(r.Value), Flags: scene.FlagLost})
+			}
+			out[k] = cells
+		case core.EvAppend:
+			// records appended again at those offsets replace the crossed cells
+			if cs := out[k]; len(cs) > 0 {
+				n := 0
+				for _, c := range cs {
+					if c.Offset > ev.EndOffset {
+						cs[n] = c
+						n++
+					}
+				}
+				out[k] = cs[:n]
+			}
+		}
+	}
+	return out
+}
+
+// deliveryFlags: per partition+value, how many times consumers got it
+// (when more than once), and whether one got it out of order.
+func (e *Engine) deliveryFlags(c *core.Cluster) (map[string]int, map[string]bool) {
+	f := e.findingsCached()
+	return f.dupCount, f.outOfOrder
+}
+
+func (e *Engine) consumers(c *core.Cluster, snap *core.Snapshot, s *scene.Scene, hw map[string]int64, cut func(string) (int, bool)) {
+	f := e.findingsCached()
+	recent := map[string][]scene.Got{}
+	seen := map[string]int{}
+	for _, dl := range c.History().Consumed {
+		k := dl.Consumer + "\x00" + dl.Partition + "\x00" + dl.Value
+		seen[k]++
+		g := scene.Got{Partition: dl.Partition, Offset: dl.Offset, Value: clip(dl.Value), OutOfOrder: f.outOfOrder[dl.Partition+"\x00"+dl.Value]}
+		if seen[k] > 1 {
+			g.Dup = seen[k]
+		}
+		r := append(recent[dl.Consumer], g)
+		if len(r) > recentGot {
+			r = r[len(r)-recentGot:]
+		}
+		recent[dl.Consumer] = r
+	}
+	for _, k := range snap.Consumers {
+		if len(s.Consumers) == scene.MaxClients {
+			break
+		}
+		sd, ct := cut(k.Name)
+		sc := scene.Consumer{Name: k.Name, Group: k.Group, Alive: k.Alive, Assigned: k.Assigned, Positions: k.Positions,
+			Polled: int64(k.Polled), Recent: recent[k.Name], Side: sd, Cut: ct}
+		for p, pos := range k.Positions {
+			sc.Lag += max(0, hw[p]-pos)
+		}
+		s.Consumers = append(s.Consumers, sc)
+	}
+}
+
+// messages are the wire messages in flight at now or delivered within
+// span, newest kept when there are more than scene.MaxMessages.
+func messages(wire []core.Event, now, span int64) ([]scene.Message, int) {
+	dropped := map[uint64]bool{}
+	for i := range wire {
+		if wire[i].Type == core.EvMsgDrop {
+			dropped[wire[i].MsgID] = true
+		}
+	}
+	var out []scene.Message
+	for i := range wire {
+		ev := &wire[i]
+		if ev.Type != core.EvMsgSend || ev.SentAt > now || ev.DeliverAt < now-span {
+			continue
+		}
+		out = append(out, scene.Message{ID: ev.MsgID, From: ev.From, To: ev.To, Kind: ev.Msg, SentAt: ev.SentAt, DeliverAt: ev.DeliverAt, Dropped: dropped[ev.MsgID]})
+	}
+	omitted := 0
+	if len(out) > scene.MaxMessages {
+		omitted = len(out) - scene.MaxMessages
+		out = out[omitted:]
+	}
+	return out, omitted
+}
+
+// marks are the notable events of the last markWindow ms.
+func marks(trace []core.Event, now int64) []scene.Mark {
+	var out []scene.Mark
+	lo := 0
+	for lo < len(trace) && trace[lo].At < now-markWindow {
+		lo++
+	}
+	for i := lo; i < len(trace); i++ {
+		ev := &trace[i]
+		if m, ok := markOf(ev); ok {
+			out = append(out, m)
+		}
+	}
+	if len(out) > scene.MaxMarks {
+		out = out[len(out)-scene.MaxMarks:]
+	}
+	return out
+}
+
+func markOf(ev *core.Event) (scene.Mark, bool) {
+	m := scene.Mark{At: ev.At, Broker: ev.Broker, Partition: ev.Partition}
+	switch ev.Type {
+	case core.EvLeader:
+		if ev.Leader < 0 {
+			return m, false
+		}
+		m.Kind, m.Broker, m.Epoch, m.Unclean = scene.MarkElection, ev.Leader, ev.Epoch, ev.Unclean
+	case core.EvISR:
+		m.Kind = scene.MarkISRExpand
+		if strings.HasPrefix(ev.Detail, "shrink") {
+			m.Kind = scene.MarkISRShrink
+		}
+		m.Text = clipText(ev.Detail)
+	case core.EvTruncate, core.EvLost:
+		m.Kind, m.Offset = scene.MarkTruncate, ev.Offset
+		if ev.Type == core.EvLost {
+			m.Kind = scene.MarkLost
+		}
+		for j, r := range ev.Records {
+			if j == scene.MaxCells {
+				break
+			}
+			m.Cells = append(m.Cells, scene.Cell{Offset: ev.Offset + int64(j), Value: clip(r.Value), Flags: scene.FlagLost})
+		}
+	case core.EvBrokerState:
+		switch {
+		case strings.HasPrefix(ev.Detail, "crashed"):
+			m.Kind = scene.MarkCrash
+		case strings.HasPrefix(ev.Detail, "powered off"), strings.Contains(ev.Detail, "power"):
+			m.Kind = scene.MarkPowerOff
+		case ev.Detail == "paused":
+			m.Kind = scene.MarkPause
+		case ev.Detail == "resumed":
+			m.Kind = scene.MarkResume
+		case ev.Detail == "restarted":
+			m.Kind = scene.MarkRestart
+		default:
+			return m, false
+		}
+	case core.EvNet:
+		switch {
+		case ev.Detail == "heal":
+			m.Kind = scene.MarkHeal
+		case strings.HasPrefix(ev.Detail, "split"):
+			m.Kind, m.Text = scene.MarkSplit, clipText(strings.TrimPrefix(ev.Detail, "split "))
+		default:
+			return m, false
+		}
+	case core.EvGroup:
+		m.Kind, m.Group, m.Generation, m.Broker = scene.MarkRebalance, ev.Group, ev.Generation, 0
+		m.Text = clipText(ev.Detail)
+	case core.EvController:
+		if !strings.Contains(ev.Detail, "is the controller") {
+			return m, false
+		}
+		m.Kind = scene.MarkControl
+	default:
+		return m, false
+	}
+	return m, true
+}
+
+func clipText(s string) string {
+	if len(s) > scene.MaxName {
+		return s[:scene.MaxName-3] + "..."
+	}
+	return s
+}
+
+// findings caches what the checker says, recomputed when the trace grew.
+type findings struct {
+	at         int // trace count it was computed at
+	ver        uint64
+	lost       int
+	dups       int
+	reordered  int
+	dupCount   map[string]int  // partition\x00value -> deliveries, when > 1 within a group
+	outOfOrder map[string]bool // partition\x00value
+}
+
+func (e *Engine) findingsCached() *findings {
+	d := e.sess.Driver()
+	n := d.Events().TraceCount()
+	if e.fcache != nil && e.fcache.at == n && e.fcache.ver == e.loadVer {
+		return e.fcache
+	}
+	c := d.Cluster()
+	f := &findings{at: n, ver: e.loadVer, dupCount: map[string]int{}, outOfOrder: map[string]bool{}}
+	f.lost = len(check.LostRecords(c))
+	for _, v := range check.Duplicates(c) {
+		f.dups += len(v.Values)
+	}
+	for _, v := range check.Reorders(c) {
+		f.reordered++
+		if len(v.Values) == 2 {
+			f.outOfOrder[v.Partition+"\x00"+v.Values[1]] = true
+		}
+	}
+	per := map[string]int{}
+	for _, dl := range c.History().Consumed {
+		owner := dl.Group
+		if owner == "" {
+			owner = "c:" + dl.Consumer
+		}
+		k := owner + "\x00" + dl.Partition + "\x00" + strconv.FormatInt(dl.Offset, 10)
+		per[k]++
+		if per[k] > 1 {
+			key := dl.Partition + "\x00" + dl.Value
+			f.dupCount[key] = max(f.dupCount[key], per[k])
+		}
+	}
+	for _, v := range check.Deliveries(c) {
+		if v.Kind == check.DeliveryOrder {
+			for _, val := range v.Values {
+				f.outOfOrder[v.Partition+"\x00"+val] = true
+			}
+		}
+	}
+	e.fcache = f
+	return f
+}
