@@ -39,9 +39,12 @@ type StateView struct {
 	Failures  []scenarioFailures `json:"failures,omitempty"`
 }
 
+// scenarioFailures are expectations that did not hold and commands that
+// failed without an `expect error` after them; Line is the script line (0
+// for a command typed since).
 type scenarioFailures struct {
-	Index int    `json:"i"`
-	Msg   string `json:"msg"`
+	Line int    `json:"line"`
+	Msg  string `json:"msg"`
 }
 
 // State describes the engine now; withSteps adds the script's steps.
@@ -62,10 +65,8 @@ func (e *Engine) State(withSteps bool) StateView {
 		v.Fault = err.Error()
 	}
 	v.Forgotten, v.Events, v.Hash = d.Events().Forgotten(), d.Events().TraceCount(), d.TraceHash()
-	for _, r := range d.Results() {
-		if r.Error != "" {
-			v.Failures = append(v.Failures, scenarioFailures{Index: r.Index, Msg: r.Error})
-		}
+	for _, f := range d.Failures() {
+		v.Failures = append(v.Failures, scenarioFailures{Line: f.Line, Msg: f.Msg})
 	}
 	if withSteps {
 		starts := d.Starts()

@@ -10,6 +10,7 @@ package session
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"strconv"
@@ -33,6 +34,7 @@ type StepResult struct {
 	At     int64  // virtual ms it started
 	Error  string // the command's error, or the expectation's failure
 	Output string // a print step's text
+	Queued bool   // held until the settle, poll or commit in progress completes
 }
 
 // Driver plays a branch's steps on one cluster. Steps that take no time
@@ -52,6 +54,11 @@ type Driver struct {
 	waitStart int64 // when it started
 	waitEnd   int64 // when it ends
 	lastEnd   int64 // when the last step finished (free running since then)
+
+	blocking bool // a settle, poll or commit is in progress (in the core)
+	blockIdx int  // its step index
+	blockRes int  // its index in results
+	queue    []scenario.Step
 
 	starts  []int64 // start time of each step started so far
 	results []StepResult
@@ -105,7 +112,24 @@ func (d *Driver) Starts() []int64 { return d.starts }
 func (d *Driver) Results() []StepResult { return d.results }
 
 // Done reports whether every step has started and finished.
-func (d *Driver) Done() bool { return d.next >= len(d.steps) && !d.waiting }
+func (d *Driver) Done() bool {
+	return d.next >= len(d.steps) && !d.waiting && d.runner.InProgress() == nil
+}
+
+// Blocked describes the settle, poll or commit in progress ("" if none):
+// commands cannot be inserted into its middle.
+func (d *Driver) Blocked() (string, int64) {
+	op := d.runner.InProgress()
+	if op == nil {
+		return "", 0
+	}
+	return d.steps[d.blockIdx].Text, op.Deadline
+}
+
+// Failures are the expectations that did not hold and the commands that
+// failed without an `expect error` after them, as the scenario runner
+// counts them.
+func (d *Driver) Failures() []scenario.Failure { return d.runner.Failures() }
 
 // Fault is the internal limit the core hit, if any.
 func (d *Driver) Fault() error { return d.fault }
@@ -135,7 +159,7 @@ func (d *Driver) advance(ms int64) {
 	if ms <= 0 || d.fault != nil {
 		return
 	}
-	err := d.c.Advance(ms)
+	_, err := d.c.Advance(ms)
 	d.drain()
 	if err != nil {
 		d.fault = err
@@ -150,6 +174,23 @@ func (d *Driver) RunTo(t int64) error {
 		t = d.Now() + MaxRunMs
 	}
 	for d.fault == nil {
+		if op := d.runner.InProgress(); op != nil {
+			// a settle, poll or commit: the core stops at its completion
+			if d.Now() >= t {
+				return d.fault
+			}
+			done, err := d.runner.Advance(t - d.Now())
+			d.drain()
+			if err != nil {
+				d.fault = err
+				return err
+			}
+			if done {
+				d.finishBlocking()
+				d.runQueued()
+			}
+			continue
+		}
 		if d.waiting {
 			if d.waitEnd > t {
 				d.advance(t - d.Now())
@@ -178,7 +219,7 @@ func (d *Driver) startStep() {
 	res := StepResult{Index: i, At: d.Now()}
 	defer func() {
 		d.results = append(d.results, res)
-		if !d.waiting {
+		if !d.waiting && !d.blocking {
 			d.lastEnd = d.Now()
 		}
 	}()
@@ -205,12 +246,31 @@ func (d *Driver) startStep() {
 			d.waiting, d.waitIdx, d.waitStart, d.waitEnd = true, i, d.Now(), d.Now()+w.Duration
 			return
 		}
-		err := d.c.Apply(st.Cmd)
-		d.drain()
-		if err != nil {
+		before := len(d.runner.Failures())
+		if err := d.runner.Begin(st); err != nil {
 			res.Error = err.Error()
 		}
+		d.drain()
+		if d.runner.InProgress() != nil {
+			d.blockIdx, d.blockRes = i, len(d.results)
+			d.blocking = true
+			return
+		}
+		if e := d.runner.CmdErr(); e != "" {
+			res.Error = e
+		} else if f := d.runner.Failures(); len(f) > before {
+			res.Error = f[len(f)-1].Msg
+		}
 	}
+}
+
+// finishBlocking records how the settle, poll or commit in progress ended.
+func (d *Driver) finishBlocking() {
+	d.blocking = false
+	if e := d.runner.CmdErr(); e != "" && d.blockRes < len(d.results) {
+		d.results[d.blockRes].Error = e
+	}
+	d.lastEnd = d.Now()
 }
 
 func (d *Driver) print(p *scenario.Print) (string, string) {
@@ -235,6 +295,9 @@ func (d *Driver) print(p *scenario.Print) (string, string) {
 func (d *Driver) Insert(st scenario.Step) (StepResult, error) {
 	if d.fault != nil {
 		return StepResult{}, d.fault
+	}
+	if what, until := d.Blocked(); what != "" {
+		return StepResult{}, &BlockedError{Step: what, Until: until}
 	}
 	now := d.Now()
 	var after []scenario.Step // inserted after st
@@ -302,4 +365,44 @@ func (d *Driver) Step() bool {
 		}
 	}
 	return false
+}
+
+// Queue keeps st to run when the settle, poll or commit in progress
+// completes (at that instant, before the script's next step).
+func (d *Driver) Queue(st scenario.Step) error {
+	if len(d.queue) >= MaxQueued {
+		return fmt.Errorf("too many commands waiting (%d)", MaxQueued)
+	}
+	d.queue = append(d.queue, st)
+	return nil
+}
+
+// Queued is how many commands wait for the operation in progress.
+func (d *Driver) Queued() int { return len(d.queue) }
+
+// MaxQueued bounds the commands waiting for an operation to complete.
+const MaxQueued = 100
+
+func (d *Driver) runQueued() {
+	q := d.queue
+	d.queue = nil
+	for _, st := range q {
+		if _, err := d.Insert(st); err != nil {
+			var be *BlockedError
+			if errors.As(err, &be) { // a queued poll started another operation
+				d.queue = append(d.queue, st)
+			}
+		}
+	}
+}
+
+// BlockedError says a command came while a settle, poll or commit was in
+// progress: the session queues it until that completes.
+type BlockedError struct {
+	Step  string
+	Until int64 // its deadline
+}
+
+func (e *BlockedError) Error() string {
+	return fmt.Sprintf("%q is in progress (until t=%s at the latest)", e.Step, core.FormatTime(e.Until))
 }

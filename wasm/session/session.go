@@ -204,6 +204,14 @@ func (s *Session) Command(line string) (StepResult, error) {
 		}
 	}
 	res, err := s.drv.Insert(*st)
+	var be *BlockedError
+	if errors.As(err, &be) {
+		if qerr := s.drv.Queue(*st); qerr != nil {
+			return StepResult{}, qerr
+		}
+		res = StepResult{At: s.Now(), Queued: true, Output: "queued: " + be.Error() + "; it runs when that completes"}
+		err = nil
+	}
 	s.syncBranch()
 	return res, err
 }

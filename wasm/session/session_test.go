@@ -54,7 +54,7 @@ func runAll(t *testing.T, s *Session) {
 // The driver, stepping in frame-sized increments, ends where the
 // scenario runner ends: same state, same findings, no failures.
 func TestDriverMatchesRunner(t *testing.T) {
-	for _, name := range []string{"acks1-leader-death.ksim", "group-rebalance.ksim", "poweroff-all.ksim"} {
+	for _, name := range []string{"acks1-leader-death.ksim", "group-rebalance.ksim", "poweroff-all.ksim", "group-manual-poll.ksim", "group-commit-reported-late.ksim", "consumer-buffered-fetch.ksim"} {
 		t.Run(name, func(t *testing.T) {
 			text := readScenario(t, name)
 			sc, err := scenario.Parse(text)
@@ -82,10 +82,8 @@ func TestDriverMatchesRunner(t *testing.T) {
 			if got := snapJSON(t, s.Driver()); got != string(want) {
 				t.Errorf("driver ends in a different state than the runner:\n got %s\nwant %s", got, want)
 			}
-			for _, r := range s.Driver().Results() {
-				if r.Error != "" {
-					t.Errorf("step %d (%s): %s", r.Index, s.Driver().Steps()[r.Index].Text, r.Error)
-				}
+			for _, f := range s.Driver().Failures() {
+				t.Errorf("line %d: %s", f.Line, f.Msg)
 			}
 		})
 	}
@@ -285,4 +283,32 @@ func TestShareRoundTrip(t *testing.T) {
 			t.Errorf("DecodeShare(%q) accepted", bad)
 		}
 	}
+}
+
+// A command during a settle waits for it and runs at the instant it
+// completes; the exported script replays to the same run.
+func TestCommandDuringSettleIsQueued(t *testing.T) {
+	s := loaded(t, "cluster brokers=3 seed=5\ntopic create t partitions=1 rf=3\nproducer p acks=all\nproduce p t value=a\nsettle\nproduce p t value=b\nwait 1s\n")
+	if err := s.RunTo(0); err != nil {
+		t.Fatal(err)
+	}
+	what, until := s.Driver().Blocked()
+	if what != "settle" || until <= 0 {
+		t.Fatalf("blocked on %q until %d, want the settle", what, until)
+	}
+	res, err := s.Command("crash broker 3")
+	if err != nil || !res.Queued {
+		t.Fatalf("command during a settle: %+v %v", res, err)
+	}
+	if err := s.RunTo(3_000); err != nil {
+		t.Fatal(err)
+	}
+	if s.Driver().Queued() != 0 {
+		t.Errorf("still queued")
+	}
+	script := s.Script()
+	if !strings.Contains(script, "settle\ncrash broker 3\nproduce p t value=b") {
+		t.Errorf("the queued command is not right after the settle:\n%s", script)
+	}
+	equivalent(t, s)
 }
