@@ -9,7 +9,7 @@ func TestReplicaRecords(t *testing.T) {
 	}
 	must := func(cmd Command) {
 		t.Helper()
-		if err := c.Apply(cmd); err != nil {
+		if err := c.Exec(cmd); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -51,13 +51,13 @@ func TestReplicaLogAndFetchWalk(t *testing.T) {
 		NewProducer{Name: "p", Configs: map[string]string{"acks": "1", "linger.ms": "0", "batch.size": "1"}},
 		Wait{Duration: 500},
 	} {
-		if err := c.Apply(cmd); err != nil {
+		if err := c.Exec(cmd); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for i := 0; i < 12; i++ {
-		c.Apply(Produce{Producer: "p", Topic: "t", Value: "value-" + string(rune('a'+i))})
-		c.Apply(Wait{Duration: 20})
+		c.Exec(Produce{Producer: "p", Topic: "t", Value: "value-" + string(rune('a'+i))})
+		c.Exec(Wait{Duration: 20})
 	}
 	lv, err := c.ReplicaLog("t-0", 1)
 	if err != nil {
