@@ -9,3 +9,5 @@ require (
 	github.com/twmb/franz-go/pkg/kmsg v1.15.1
 	github.com/yuin/goldmark v1.8.7
 )
+
+require github.com/go-zookeeper/zk v1.0.4

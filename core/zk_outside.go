@@ -230,6 +230,35 @@ func (k *ZooKeeper) Watch(id int64, path string, child bool) error {
 	return nil
 }
 
+// RemoveWatches reports whether session id holds a child and/or data
+// watch on path (checkWatches), and with remove set drops them
+// (removeWatches).
+func (k *ZooKeeper) RemoveWatches(id int64, path string, child, data, remove bool) bool {
+	o := k.z.outside()
+	s := o.sessions[id]
+	if s == nil {
+		return false
+	}
+	found := false
+	for _, t := range []struct {
+		on    bool
+		table map[string]map[int64]bool
+	}{{child, o.child}, {data, o.data}} {
+		if !t.on || !t.table[path][id] {
+			continue
+		}
+		found = true
+		if remove {
+			delete(t.table[path], id)
+			if len(t.table[path]) == 0 {
+				delete(t.table, path)
+			}
+			s.watches--
+		}
+	}
+	return found
+}
+
 // SetWatches re-registers a reconnected client's watches, as
 // DataTree.setWatches does: one whose znode changed after relZxid (the
 // last zxid the client saw) fires at once, the others are set again.
