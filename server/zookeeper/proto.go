@@ -44,9 +44,9 @@ const (
 type class int
 
 const (
-	cRead   class = iota // answered from the simulated tree
-	cWrite               // refused: outside clients only read (NOAUTH)
-	cOther               // not supported (UNIMPLEMENTED)
+	cRead  class = iota // answered from the simulated tree
+	cWrite              // refused: outside clients only read (NOAUTH)
+	cOther              // not supported (UNIMPLEMENTED)
 )
 
 // opSpec describes one ZooKeeper operation: its name (as ZooDefs.OpCode
