@@ -44,7 +44,7 @@ func (d *fakeDriver) loop() {
 			ms := now.Sub(last).Milliseconds()
 			if ms > 0 {
 				last = last.Add(time.Duration(ms) * time.Millisecond)
-				_ = d.c.Advance(min(ms, 50))
+				_, _ = d.c.Advance(min(ms, 50))
 				d.c.Events()
 			}
 		case <-d.quit:
@@ -93,7 +93,10 @@ func (d *fakeDriver) apply(t *testing.T, cmd core.Command) {
 // jump advances virtual time by ms at once.
 func (d *fakeDriver) jump(t *testing.T, ms int64) {
 	t.Helper()
-	d.apply(t, core.Wait{Duration: ms})
+	var err error
+	if derr := d.Do(context.Background(), func(c *core.Cluster) { _, err = c.Advance(ms) }); derr != nil || err != nil {
+		t.Fatalf("advance %d ms: %v %v", ms, derr, err)
+	}
 }
 
 // replace swaps the driver's cluster, as a room's reset does.

@@ -49,7 +49,7 @@ func newZKClusterT(t *testing.T, version string) *core.Cluster {
 	if err := c.Apply(core.CreateTopic{Topic: "orders", Partitions: 2, RF: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Advance(5000); err != nil {
+	if _, err := c.Advance(5000); err != nil {
 		t.Fatal(err)
 	}
 	c.Events()
