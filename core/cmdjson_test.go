@@ -304,3 +304,11 @@ func TestApplyHugeCounts(t *testing.T) {
 		}
 	}
 }
+
+// shorten cuts s for a test message.
+func shorten(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}

@@ -208,7 +208,7 @@ func (r *progReader) command() Command {
 	proto := commandKinds[r.next()%len(commandKinds)]
 	v := reflect.New(reflect.TypeOf(proto)).Elem()
 	for _, f := range schemaByType[v.Type()].fields {
-		r.fill(v.Field(f.index))
+		r.fill(v.Field(f.Index))
 	}
 	return v.Interface().(Command)
 }
