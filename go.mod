@@ -3,11 +3,23 @@ module github.com/kafkasim/kafkasim
 go 1.26.0
 
 require (
+	github.com/chromedp/chromedp v0.23.0
+	github.com/go-zookeeper/zk v1.0.4
+	github.com/hajimehoshi/ebiten/v2 v2.10.3
 	github.com/klauspost/compress v1.20.3
 	github.com/pierrec/lz4/v4 v4.1.33
 	github.com/twmb/franz-go v1.22.3
 	github.com/twmb/franz-go/pkg/kmsg v1.15.1
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/image v0.45.0
 )
 
-require github.com/go-zookeeper/zk v1.0.4
+require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/ebitengine/gomobile v0.0.0-20260820040257-d11f821a26a6 // indirect
+	github.com/ebitengine/hideconsole v1.0.0 // indirect
+	github.com/ebitengine/purego v0.11.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+)

@@ -59,6 +59,7 @@ const (
 	KindGroup     = "group"
 	KindMessage   = "message"
 	KindLane      = "lane"
+	KindClass     = "class" // a legend entry: Name is a message class (the engine may toggle it)
 )
 
 // Ref names one drawable element. Which fields matter depends on Kind:
@@ -72,6 +73,7 @@ const (
 //	group      Name
 //	message    Msg
 //	lane       Name (a host name: "1", "p1", "zk")
+//	class      Name (a message class, from the legend)
 type Ref struct {
 	Kind      string `json:"kind"`
 	Broker    int    `json:"broker,omitempty"`

@@ -65,6 +65,9 @@ type Click struct {
 	Y      float64 `json:"y"`
 	Button int     `json:"button,omitempty"` // 0 left, 1 middle, 2 right
 	View   View    `json:"view,omitempty"`
+	// At is the virtual time under the pointer in the space-time view
+	// (a click on a lane or an arrow), so the engine can seek there.
+	At int64 `json:"at,omitempty"`
 }
 
 // Where answers a where-query: the element's centre and size.

@@ -164,6 +164,7 @@ type Partition struct {
 	Internal   bool      `json:"internal,omitempty"`
 	Leader     int       `json:"leader"` // broker id, -1: offline
 	Epoch      int32     `json:"epoch"`
+	Unclean    bool      `json:"unclean,omitempty"` // the current leader was elected uncleanly (out of the ISR)
 	ISR        []int     `json:"isr"`
 	Assignment []int     `json:"assignment"` // preferred leader first
 	From       int64     `json:"from"`

@@ -179,32 +179,26 @@ func refMessages(s *scene.Scene, leads map[int][]string, now int64, load int) ([
 		streams = append(streams, stream{from: c.Name, to: strconv.Itoa(coord), kind: "OffsetCommit", resp: "OffsetCommitResponse", period: 500, phase: int64(ci * 71)})
 	}
 	var ms []scene.Message
-	var id uint64
 	for si, st := range streams {
-		for rep := 0; rep < load; rep++ {
-			period := st.period * 1000 / int64(load) // in µs
-			if period < 1 {
-				period = 1
+		// load shortens every period: load times the messages.
+		period := max(1, st.period*1000/int64(load)) // µs
+		phase := st.phase * 1000 % period
+		nowUS := now * 1000
+		first := nowUS - (refSpan+2*refLatency+st.wait)*1000
+		for t := (first-phase)/period*period + phase; t <= nowUS; t += period {
+			sent := t / 1000
+			id := uint64(si)<<32 | uint64(t/period)&0x7FFFFFFF
+			req := scene.Message{ID: id, From: st.from, To: st.to, Kind: st.kind, Partition: st.part, SentAt: sent, DeliverAt: sent + refLatency}
+			if req.DeliverAt >= now-refSpan && sent <= now && sent >= 0 {
+				ms = append(ms, req)
 			}
-			phase := (st.phase*1000 + int64(rep)*97) % period
-			nowUS := now * 1000
-			first := nowUS - (refSpan+2*refLatency+st.wait)*1000
-			k := (first - phase) / period
-			for t := k*period + phase; t <= nowUS; t += period {
-				sent := t / 1000
-				id = uint64(si)<<32 | uint64(rep)<<20 | uint64(t/period)&0xFFFFF
-				req := scene.Message{ID: id, From: st.from, To: st.to, Kind: st.kind, Partition: st.part, SentAt: sent, DeliverAt: sent + refLatency}
-				if req.DeliverAt >= now-refSpan && sent <= now && sent >= 0 {
-					ms = append(ms, req)
-				}
-				if st.resp == "" {
-					continue
-				}
-				rs := req.DeliverAt + st.wait
-				resp := scene.Message{ID: id | 1<<31, From: st.to, To: st.from, Kind: st.resp, Partition: st.part, SentAt: rs, DeliverAt: rs + refLatency}
-				if resp.DeliverAt >= now-refSpan && rs <= now && rs >= 0 {
-					ms = append(ms, resp)
-				}
+			if st.resp == "" {
+				continue
+			}
+			rs := req.DeliverAt + st.wait
+			resp := scene.Message{ID: id | 1<<31, From: st.to, To: st.from, Kind: st.resp, Partition: st.part, SentAt: rs, DeliverAt: rs + refLatency}
+			if resp.DeliverAt >= now-refSpan && rs <= now && rs >= 0 {
+				ms = append(ms, resp)
 			}
 		}
 	}

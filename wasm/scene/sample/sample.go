@@ -126,7 +126,7 @@ func Faults() *scene.Scene {
 		},
 		Groups: []scene.Group{{Name: "g", State: "Stable", Generation: 5, Coordinator: 5, Protocol: "range", Leader: "c1", Members: []string{"c1", "c2"}}},
 		Partitions: []scene.Partition{
-			{Name: "t-0", Topic: "t", Index: 0, Leader: 5, Epoch: 3, ISR: []int{5}, Assignment: []int{4, 5, 1}, From: 2,
+			{Name: "t-0", Topic: "t", Index: 0, Leader: 5, Epoch: 3, Unclean: true, ISR: []int{5}, Assignment: []int{4, 5, 1}, From: 2,
 				Replicas: []scene.Replica{
 					{Broker: 4, Role: scene.RoleLeader, Epoch: 2, LEO: 9, HW: 6, Flushed: 8, Cells: cells(2, 9, ep, mValue)},
 					{Broker: 5, Role: scene.RoleLeader, Epoch: 3, InISR: true, LEO: 8, HW: 7, Flushed: 5,

@@ -1,0 +1,169 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"github.com/kafkasim/kafkasim/wasm/layout"
+	"github.com/kafkasim/kafkasim/wasm/scene"
+)
+
+// game is the ebiten.Game. The state it draws is the newest scene; the
+// little it keeps of its own is the wall time that scene arrived (to run
+// the clock between scenes), the layout cache and the element under the
+// pointer (so hover is posted only when it changes).
+type game struct {
+	g  *gfx
+	br *bridge
+
+	s      *scene.Scene
+	recvAt time.Time
+	lay    *layout.Layout
+	w, h   float64
+
+	hover   scene.Ref
+	hovered bool
+
+	frames, scenes int64
+	decodeTotal    time.Duration
+	drawn          int
+}
+
+func newGame(br *bridge) *game {
+	return &game{g: newGfx(), br: br}
+}
+
+// Update takes what the engine posted, keeps the newest scene, answers
+// queries, and turns the pointer into hover and click messages.
+func (gm *game) Update() error {
+	var last []byte
+	var queries []*scene.Inbound
+	for _, raw := range gm.br.take() {
+		in, err := scene.DecodeInbound([]byte(raw))
+		if err != nil {
+			gm.br.post(scene.Error{Type: scene.MsgError, Error: err.Error()})
+			continue
+		}
+		switch in.Type {
+		case scene.MsgScene:
+			last = in.Scene
+		case scene.MsgTick:
+			if gm.s != nil {
+				gm.s.Now, gm.s.Rate, gm.recvAt = in.Now, in.Rate, time.Now()
+			}
+		default:
+			queries = append(queries, in)
+		}
+	}
+	if last != nil {
+		t0 := time.Now()
+		s, err := scene.Decode(last)
+		gm.decodeTotal += time.Since(t0)
+		if err != nil {
+			gm.br.post(scene.Error{Type: scene.MsgError, Error: err.Error()})
+		} else {
+			gm.s, gm.recvAt, gm.lay = s, time.Now(), nil
+			gm.scenes++
+		}
+	}
+	l := gm.layout()
+	for _, q := range queries {
+		gm.answer(q, l)
+	}
+	if l != nil {
+		gm.pointer(l)
+	}
+	return nil
+}
+
+func (gm *game) now() float64 {
+	if gm.s == nil {
+		return 0
+	}
+	return layout.Now(gm.s, float64(time.Since(gm.recvAt).Microseconds())/1000)
+}
+
+func (gm *game) layout() *layout.Layout {
+	if gm.s == nil || gm.w == 0 {
+		return nil
+	}
+	if gm.lay == nil || gm.lay.W != gm.w || gm.lay.H != gm.h {
+		gm.lay = layout.Build(gm.s, gm.w, gm.h)
+	}
+	return gm.lay
+}
+
+func (gm *game) answer(q *scene.Inbound, l *layout.Layout) {
+	switch q.Type {
+	case scene.MsgWhere:
+		w := scene.Where{Type: scene.MsgWhere, ID: q.ID}
+		if l != nil {
+			if r, ok := l.Find(*q.Ref, gm.now()); ok {
+				c := r.Center()
+				w.Found, w.X, w.Y, w.W, w.H = true, c.X, c.Y, r.W, r.H
+			}
+		}
+		gm.br.post(w)
+	case scene.MsgStats:
+		gm.br.post(gm.stats())
+	}
+}
+
+func (gm *game) stats() scene.Stats {
+	st := scene.Stats{Type: scene.MsgStats, Frames: gm.frames, FPS: ebiten.ActualFPS(), TPS: ebiten.ActualTPS(), Scenes: gm.scenes, Drawn: gm.drawn}
+	if gm.scenes > 0 {
+		st.DecodeMs = float64(gm.decodeTotal.Microseconds()) / 1000 / float64(gm.scenes)
+	}
+	return st
+}
+
+func (gm *game) pointer(l *layout.Layout) {
+	x, y := ebiten.CursorPosition()
+	p := layout.Pt{X: float64(x), Y: float64(y)}
+	hit, ok := l.Hit(p, gm.now())
+	if ok != gm.hovered || hit.Ref != gm.hover {
+		gm.hover, gm.hovered = hit.Ref, ok
+		c := scene.Click{Type: scene.MsgHover, X: p.X, Y: p.Y}
+		if ok {
+			c.Ref, c.View, c.At = hit.Ref, hit.View, hit.At
+		}
+		gm.br.post(c)
+	}
+	for _, b := range []ebiten.MouseButton{ebiten.MouseButtonLeft, ebiten.MouseButtonMiddle, ebiten.MouseButtonRight} {
+		if inpututil.IsMouseButtonJustPressed(b) && ok {
+			gm.br.post(scene.Click{Type: scene.MsgClick, Ref: hit.Ref, X: p.X, Y: p.Y, Button: int(b), View: hit.View, At: hit.At})
+		}
+	}
+}
+
+// Draw draws the newest scene at the virtual time the clock has reached.
+func (gm *game) Draw(screen *ebiten.Image) {
+	gm.frames++
+	if gm.frames == 1 {
+		gm.br.firstFrame(gm.frames)
+	}
+	gm.br.countFrame()
+	l := gm.layout()
+	if l == nil {
+		screen.Fill(cBG)
+		gm.g.text(screen, "kafkasim canvas: waiting for a scene", 12, 12, cFaint)
+		return
+	}
+	d := drawer{g: gm.g, dst: screen, l: l, s: gm.s, now: gm.now(), rate: gm.s.Rate}
+	if gm.hovered {
+		d.hover = &gm.hover
+	}
+	d.frame()
+	gm.drawn = d.drawn
+}
+
+// Layout makes one logical pixel one CSS pixel, the unit of every
+// coordinate in the protocol.
+func (gm *game) Layout(w, h int) (int, int) {
+	gm.w, gm.h = float64(w), float64(h)
+	return w, h
+}
