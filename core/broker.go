@@ -208,7 +208,7 @@ func (b *Broker) crash(power bool) error {
 		b.state = stateOff
 		what = "powered off (unflushed page cache lost)"
 	}
-	b.c.emit(Event{Type: EvBrokerState, Broker: b.ID, Detail: what})
+	b.c.emit(Event{Type: EvBrokerState, Broker: b.ID, State: b.State(), Detail: what})
 	if power {
 		for _, r := range b.sortedReplicas() {
 			r.losePageCache()
@@ -225,7 +225,7 @@ func (b *Broker) restart() error {
 		return fmt.Errorf("broker %d is %s, not down", b.ID, b.state)
 	}
 	b.state = stateUp
-	b.c.emit(Event{Type: EvBrokerState, Broker: b.ID, Detail: "restarted"})
+	b.c.emit(Event{Type: EvBrokerState, Broker: b.ID, State: b.State(), Detail: "restarted"})
 	b.start()
 	return nil
 }
@@ -235,7 +235,7 @@ func (b *Broker) pause() error {
 		return fmt.Errorf("broker %d is %s, not up", b.ID, b.state)
 	}
 	b.state = statePaused
-	b.c.emit(Event{Type: EvBrokerState, Broker: b.ID, Detail: "paused"})
+	b.c.emit(Event{Type: EvBrokerState, Broker: b.ID, State: b.State(), Detail: "paused"})
 	return nil
 }
 
@@ -244,7 +244,7 @@ func (b *Broker) resume() error {
 		return fmt.Errorf("broker %d is %s, not paused", b.ID, b.state)
 	}
 	b.state = stateUp
-	b.c.emit(Event{Type: EvBrokerState, Broker: b.ID, Detail: "resumed"})
+	b.c.emit(Event{Type: EvBrokerState, Broker: b.ID, State: b.State(), Detail: "resumed"})
 	work := b.frozen
 	b.frozen = nil
 	inc := b.incarnation

@@ -70,7 +70,7 @@ func (cs *conns) failed(id int, why string) {
 		s.backoff = min(s.backoff*2, reconnectBackoffMaxMs)
 	}
 	if !s.down {
-		cs.c.emit(Event{Type: EvConn, From: cs.owner, Broker: id, Detail: fmt.Sprintf("%s lost its connection to broker %d: %s", cs.owner, id, why)})
+		cs.c.emit(Event{Type: EvConn, From: cs.owner, Broker: id, State: ConnLost, Reason: why, Detail: fmt.Sprintf("%s lost its connection to broker %d: %s", cs.owner, id, why)})
 	}
 	s.down = true
 	s.until = cs.c.now + s.backoff
@@ -100,7 +100,7 @@ func (cs *conns) probe(id int, s *connState) {
 				return
 			}
 			s.down, s.probing, s.backoff = false, false, 0
-			cs.c.emit(Event{Type: EvConn, From: cs.owner, Broker: id, Detail: fmt.Sprintf("%s connected to broker %d", cs.owner, id)})
+			cs.c.emit(Event{Type: EvConn, From: cs.owner, Broker: id, State: ConnConnected, Detail: fmt.Sprintf("%s connected to broker %d", cs.owner, id)})
 			cs.onReady()
 		}, nil)
 	}, fail("connection refused"))

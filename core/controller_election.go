@@ -160,7 +160,8 @@ func (m *metadata) elect(p *Partition, why string) bool {
 			}
 		}
 		m.writeState(p, pstate{leader: -1, epoch: st.epoch + 1, isr: isr, version: st.version + 1}, why+": no eligible leader, partition offline")
-		m.c.emit(Event{Type: EvLeader, Partition: p.Name, Topic: p.Topic.Name, Leader: -1, Epoch: p.state.epoch, ISR: p.ISR(), Detail: "offline: no live replica in the ISR"})
+		m.c.emit(Event{Type: EvLeader, Partition: p.Name, Topic: p.Topic.Name, Leader: -1, Epoch: p.state.epoch, ISR: p.ISR(),
+			Election: ElectionNone, Reason: why, Detail: "offline: no live replica in the ISR"})
 		return true
 	}
 	isr := live
@@ -172,6 +173,11 @@ func (m *metadata) elect(p *Partition, why string) bool {
 	if unclean {
 		detail = "UNCLEAN election: leader was not in the ISR (" + why + ")"
 	}
-	m.c.emit(Event{Type: EvLeader, Partition: p.Name, Topic: p.Topic.Name, Leader: leader, Epoch: p.state.epoch, ISR: p.ISR(), Unclean: unclean, Detail: detail})
+	kind := ElectionClean
+	if unclean {
+		kind = ElectionUnclean
+	}
+	m.c.emit(Event{Type: EvLeader, Partition: p.Name, Topic: p.Topic.Name, Leader: leader, Epoch: p.state.epoch, ISR: p.ISR(), Unclean: unclean,
+		Election: kind, Reason: why, Detail: detail})
 	return true
 }

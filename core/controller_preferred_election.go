@@ -46,7 +46,7 @@ func (m *metadata) rebalanceLeaders() {
 				st := p.state
 				m.writeState(p, pstate{leader: id, epoch: st.epoch + 1, isr: st.isr, version: st.version + 1}, "preferred leader election")
 				c.emit(Event{Type: EvLeader, Partition: p.Name, Topic: p.Topic.Name, Leader: id, Epoch: p.state.epoch, ISR: p.ISR(),
-					Detail: fmt.Sprintf("preferred replica %d takes back leadership (auto.leader.rebalance)", id)})
+					Election: ElectionPreferred, Reason: "auto.leader.rebalance", Detail: fmt.Sprintf("preferred replica %d takes back leadership (auto.leader.rebalance)", id)})
 				changed = append(changed, p)
 			}
 		}

@@ -63,7 +63,7 @@ func newGroup(co *coordinator, id string, p *Partition) *group {
 }
 
 func (g *group) emit(detail string) {
-	g.co.b.c.emit(Event{Type: EvGroup, Group: g.id, Generation: g.generation, Broker: g.co.b.ID, Detail: detail})
+	g.co.b.c.emit(Event{Type: EvGroup, Group: g.id, Generation: g.generation, Broker: g.co.b.ID, State: g.state.String(), Detail: detail})
 }
 
 func (g *group) setState(s groupState, why string) {

@@ -8,39 +8,94 @@ import "github.com/kafkasim/kafkasim/core/log"
 type EventType string
 
 // Event types. Message events carry SentAt/DeliverAt so a renderer can place
-// a message anywhere on its way by interpolation.
+// a message anywhere on its way by interpolation. docs/events.md lists
+// every type with its fields and an example (TestEventsDocumented checks
+// that every type a run emits is there).
 const (
 	EvMsgSend      EventType = "msg.send"       // From -> To, Msg kind, SentAt, DeliverAt, MsgID
 	EvMsgDrop      EventType = "msg.drop"       // MsgID lost (Detail: why)
-	EvBrokerState  EventType = "broker.state"   // Broker, Detail: up, crashed, poweredoff, paused
+	EvBrokerState  EventType = "broker.state"   // Broker, State (up, paused, crashed, powered off), Detail
 	EvNet          EventType = "net"            // Detail: split/heal/delay/drop description
 	EvTopic        EventType = "topic.create"   // Topic, Replicas (per partition)
 	EvTopicAlter   EventType = "topic.alter"    // Topic, Replicas of the new partitions
-	EvAppend       EventType = "append"         // Partition, Broker, Offset..EndOffset, Epoch, Records, Leader (true on the leader)
+	EvAppend       EventType = "append"         // Partition, Broker, Offset..EndOffset, Epoch, Records, IsLeader
 	EvHW           EventType = "hw"             // Partition, Broker, HW
-	EvISR          EventType = "isr"            // Partition, ISR, Detail: shrink/expand + who
-	EvLeader       EventType = "leader"         // Partition, Leader (-1 = none), Epoch, ISR, Unclean
-	EvTruncate     EventType = "truncate"       // Partition, Broker, Offset (new LEO), Records dropped, Detail: why
-	EvLost         EventType = "lost"           // Partition, Broker, Records lost from the page cache on power-off
+	EvISR          EventType = "isr"            // Partition, Broker (leader), Change (shrink/expand), Brokers and Reasons, ISR; Error if refused
+	EvLeader       EventType = "leader"         // Partition, Leader (-1 = none), Epoch, ISR, Election (kind), Reason, Unclean
+	EvRole         EventType = "replica.role"   // Partition, Broker, Role (leader/follower), Leader, Epoch, LEO, HW
+	EvTruncate     EventType = "truncate"       // Partition, Broker, Offset (new LEO)..EndOffset dropped, Records, Reason, Fate truncated
+	EvLost         EventType = "lost"           // Partition, Broker, Offset, Records lost from the page cache on power-off, Fate lost
 	EvFlush        EventType = "flush"          // Partition, Broker, Offset (recovery point)
-	EvRoll         EventType = "segment.roll"   // Partition, Broker, Detail: new segment file
 	EvRetention    EventType = "segment.delete" // Partition, Broker, Detail: deleted segment, Offset: new log start
 	EvZK           EventType = "zk"             // Op (create, set, delete, closeSession), Path, Zxid, Session; Detail: what happened
 	EvController   EventType = "controller"     // Broker: the new controller (ZK) or Detail (KRaft)
-	EvProduce      EventType = "produce"        // Producer, Partition, Records handed to send()
+	EvProduce      EventType = "produce"        // Producer, Topic, Detail: records handed to send()
 	EvProduceSend  EventType = "produce.send"   // Producer, Broker, Partition, Records in a request (Attempt)
-	EvAck          EventType = "produce.ack"    // Producer, Partition, Offset, Records acked
-	EvProduceError EventType = "produce.error"  // Producer, Partition, Records, Error, Retry (will retry)
+	EvAck          EventType = "produce.ack"    // Producer, Partition, Offset, Records acked, Fate acked
+	EvProduceError EventType = "produce.error"  // Producer, Partition, Records, Error, Retry (will retry), Fate failed unless retried
 	EvConsume      EventType = "consume"        // Consumer, Partition, Offset, Records returned by poll
 	EvConsumerInfo EventType = "consumer"       // Consumer, Partition, Detail (reset, error, assignment)
-	EvConn         EventType = "conn"           // From (client), Broker, Detail: connection lost or re-established
-	EvGroup        EventType = "group"          // Group, Generation, Detail: state change / rebalance
+	EvConn         EventType = "conn"           // From (client), Broker, State (connected/lost), Reason, Detail
+	EvGroup        EventType = "group"          // Group, Generation, State (the group's state now), Broker (coordinator), Detail
 	EvCommit       EventType = "offset.commit"  // Group/Consumer, Partition, Offset
-	EvViolation    EventType = "violation"      // Detail: an invariant the checker saw broken
 	EvInfo         EventType = "info"           // Detail: anything else worth a line
 	EvConnOpen     EventType = "conn.open"      // Conn (outside connection), From (its host), Broker: the connect was answered
 	EvConnClose    EventType = "conn.close"     // Conn, From, Broker, Reason (ConnReset, ...), Pending: correlation ids never answered
 	EvResponse     EventType = "response"       // Conn, From, Broker, Reply: a broker's answer to an outside client's request
+)
+
+// ISR changes (Event.Change of EvISR).
+const (
+	ISRShrink = "shrink"
+	ISRExpand = "expand"
+)
+
+// Why a replica joins or leaves the ISR (Event.Reasons of EvISR, one per
+// broker in Event.Brokers).
+const (
+	ISRCaughtUp       = "caught-up"       // its LEO reached the HW and its leader epoch's start
+	ISRLagging        = "lagging"         // not caught up for replica.lag.time.max.ms (0.9+)
+	ISRNotFetching    = "not-fetching"    // 0.8: no fetch for replica.lag.time.max.ms
+	ISRMessagesBehind = "messages-behind" // 0.8: more than replica.lag.max.messages behind
+)
+
+// Election kinds (Event.Election of EvLeader). Controlled shutdown is not
+// simulated (brokers crash, power off or pause), so there is no
+// controlled kind.
+const (
+	ElectionClean     = "clean"     // a live ISR member leads
+	ElectionUnclean   = "unclean"   // a live replica outside the ISR leads (unclean.leader.election.enable)
+	ElectionPreferred = "preferred" // the preferred replica takes leadership back (auto.leader.rebalance.enable)
+	ElectionNone      = "none"      // no eligible replica: the partition is offline
+)
+
+// Replica roles (Event.Role of EvRole).
+const (
+	RoleLeader   = "leader"
+	RoleFollower = "follower"
+)
+
+// Why a follower truncates (Event.Reason of EvTruncate).
+const (
+	TruncateHighWatermark = "high-watermark" // to its own HW: before 0.11 (KIP-101), or the leader had no epoch to answer with
+	TruncateLeaderEpoch   = "leader-epoch"   // to where its epoch ends, per OffsetsForLeaderEpoch
+	TruncateOutOfRange    = "out-of-range"   // it was ahead of the leader (OFFSET_OUT_OF_RANGE)
+)
+
+// Records' fates (Event.Fate): acked by the leader (EvAck), failed for
+// good with an error (EvProduceError without Retry), lost from a page
+// cache (EvLost), cut from a log by truncation (EvTruncate).
+const (
+	FateAcked     = "acked"
+	FateFailed    = "failed"
+	FateLost      = "lost"
+	FateTruncated = "truncated"
+)
+
+// Simulated clients' connection states (Event.State of EvConn).
+const (
+	ConnConnected = "connected"
+	ConnLost      = "lost"
 )
 
 // Event is one thing that happened at virtual time At. Only the fields that
@@ -83,7 +138,20 @@ type Event struct {
 	Path    string `json:"path,omitempty"`
 	Zxid    int64  `json:"zxid,omitempty"`
 	Session int64  `json:"session,omitempty"`
-	// Outside clients' connections (EvConnOpen, EvConnClose, EvResponse).
+	// What happened, in typed fields (see the constants above): the kind of
+	// ISR change and the brokers it moved with their reasons; the kind of
+	// election; a replica's new role and log end offset; a group's or
+	// broker's state; a record's fate.
+	Change   string   `json:"change,omitempty"`
+	Brokers  []int    `json:"brokers,omitempty"`
+	Reasons  []string `json:"reasons,omitempty"`
+	Election string   `json:"election,omitempty"`
+	Role     string   `json:"role,omitempty"`
+	LEO      int64    `json:"leo,omitempty"`
+	State    string   `json:"state,omitempty"`
+	Fate     string   `json:"fate,omitempty"`
+	// Outside clients' connections (EvConnOpen, EvConnClose, EvResponse);
+	// Reason also says why a follower truncated or a leader was elected.
 	Conn    string  `json:"conn,omitempty"`
 	Reason  string  `json:"reason,omitempty"`
 	Pending []int32 `json:"pending,omitempty"`

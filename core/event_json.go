@@ -5,12 +5,14 @@ import "encoding/json"
 // zeroFields lists, per event type, the numeric fields that matter for it
 // and so appear in its JSON even when zero (offset 0, epoch 0, a message
 // sent at time 0). Others are left out when zero, like every other field.
-var zeroFields = map[EventType]struct{ sentAt, deliverAt, offset, endOffset, hw, epoch, generation, leader bool }{
+var zeroFields = map[EventType]struct{ sentAt, deliverAt, offset, endOffset, hw, epoch, generation, leader, leo bool }{
 	EvMsgSend:   {sentAt: true, deliverAt: true},
 	EvAppend:    {offset: true, endOffset: true, epoch: true},
 	EvHW:        {hw: true},
 	EvLeader:    {leader: true, epoch: true},
-	EvTruncate:  {offset: true},
+	EvTruncate:  {offset: true, endOffset: true},
+	EvLost:      {offset: true, endOffset: true},
+	EvRole:      {leader: true, epoch: true, hw: true, leo: true},
 	EvFlush:     {offset: true},
 	EvRetention: {offset: true},
 	EvAck:       {offset: true},
@@ -44,6 +46,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		Epoch      *int64 `json:"epoch,omitempty"`
 		Generation *int64 `json:"generation,omitempty"`
 		Leader     *int64 `json:"leader,omitempty"`
+		LEO        *int64 `json:"leo,omitempty"`
 	}{
 		plain:      plain(e),
 		SentAt:     pick(z.sentAt || e.SentAt != 0, e.SentAt),
@@ -54,5 +57,6 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		Epoch:      pick(z.epoch || e.Epoch != 0, int64(e.Epoch)),
 		Generation: pick(z.generation || e.Generation != 0, int64(e.Generation)),
 		Leader:     pick(z.leader || e.Leader != 0, int64(e.Leader)),
+		LEO:        pick(z.leo || e.LEO != 0, e.LEO),
 	})
 }

@@ -22,6 +22,9 @@ func TestEventJSONZeroFields(t *testing.T) {
 		{Event{Type: EvGroup, Group: "g"}, []string{`"generation":0`}, []string{`"offset"`}},
 		{Event{Type: EvZK, Detail: "create /brokers/ids"}, nil, []string{`"offset"`, `"sentAt"`, `"epoch"`, `"leader"`}},
 		{Event{Type: EvInfo, Offset: 7}, []string{`"offset":7`}, nil},
+		{Event{Type: EvRole, Partition: "t-0", Broker: 1, Role: RoleLeader, Leader: 1}, []string{`"leo":0`, `"hw":0`, `"epoch":0`, `"role":"leader"`}, []string{`"offset"`}},
+		{Event{Type: EvTruncate, Partition: "t-0", Broker: 2, Records: []log.Record{{Value: "m1"}}, Reason: TruncateLeaderEpoch, Fate: FateTruncated},
+			[]string{`"offset":0`, `"endOffset":0`, `"fate":"truncated"`}, []string{`"leo"`}},
 	}
 	for _, c := range cases {
 		b, err := json.Marshal(c.e)

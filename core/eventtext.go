@@ -49,7 +49,15 @@ func (e *Event) Text() string {
 	case EvHW:
 		return fmt.Sprintf("%s@%d hw %d", e.Partition, e.Broker, e.HW)
 	case EvISR:
+		if e.Error != "" {
+			return e.Detail + " (" + e.Error + ")"
+		}
 		return fmt.Sprintf("%s isr [%s] (%s)", e.Partition, joinInts(e.ISR), e.Detail)
+	case EvRole:
+		if e.Role == RoleLeader {
+			return fmt.Sprintf("%s@%d becomes leader (epoch %d, LEO %d, HW %d)", e.Partition, e.Broker, e.Epoch, e.LEO, e.HW)
+		}
+		return fmt.Sprintf("%s@%d becomes a follower of %d (epoch %d)", e.Partition, e.Broker, e.Leader, e.Epoch)
 	case EvLeader:
 		if e.Leader < 0 {
 			return fmt.Sprintf("%s leader none, epoch %d, isr [%s] (%s)", e.Partition, e.Epoch, joinInts(e.ISR), e.Detail)
@@ -61,7 +69,7 @@ func (e *Event) Text() string {
 		return fmt.Sprintf("%s@%d lost %s at %d.. (%s)", e.Partition, e.Broker, Values(e.Records), e.Offset, e.Detail)
 	case EvFlush:
 		return fmt.Sprintf("%s@%d flushed to %d (%s)", e.Partition, e.Broker, e.Offset, e.Detail)
-	case EvRoll, EvRetention:
+	case EvRetention:
 		return fmt.Sprintf("%s@%d %s", e.Partition, e.Broker, e.Detail)
 	case EvZK:
 		return "zk " + e.Detail

@@ -246,7 +246,7 @@ func (p *Producer) complete(b *pbatch, base int64) {
 		p.resolve(b.q)
 	}
 	if !c.quiet {
-		c.emit(Event{Type: EvAck, Producer: p.Name, Partition: b.q.p.Name, Offset: base, Records: b.recs})
+		c.emit(Event{Type: EvAck, Producer: p.Name, Partition: b.q.p.Name, Offset: base, Records: b.recs, Fate: FateAcked})
 	}
 }
 
@@ -288,7 +288,11 @@ func (p *Producer) failBatch(b *pbatch, err string) {
 	if retry && (int64(b.attempts) >= p.conf.retries || p.conf.deliveryMs > 0 && c.now >= b.created+p.conf.deliveryMs) {
 		retry = false
 	}
-	c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: b.q.p.Name, Records: b.recs, Error: err, Retry: retry, Attempt: b.attempts + 1})
+	fate := FateFailed
+	if retry {
+		fate = ""
+	}
+	c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: b.q.p.Name, Records: b.recs, Error: err, Retry: retry, Attempt: b.attempts + 1, Fate: fate})
 	if err == "NOT_LEADER_OR_FOLLOWER" || err == "UNKNOWN_TOPIC_OR_PARTITION" || err == "LEADER_NOT_AVAILABLE" || err == "NETWORK_EXCEPTION" || err == "FENCED_LEADER_EPOCH" {
 		p.meta.refresh()
 	}
@@ -332,7 +336,7 @@ func (p *Producer) expire() {
 	for _, q := range p.qorder {
 		for _, b := range append([]*pbatch(nil), q.batches...) {
 			if !b.inflight && len(b.recs) > 0 && p.c.now >= b.created+p.conf.deliveryMs {
-				p.c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: q.p.Name, Records: b.recs, Error: "TIMEOUT",
+				p.c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: q.p.Name, Records: b.recs, Error: "TIMEOUT", Fate: FateFailed,
 					Detail: fmt.Sprintf("Expiring %d record(s) for %s: %d ms has passed since batch creation", len(b.recs), q.p.Name, p.c.now-b.created)})
 				p.fail(b, "TIMEOUT")
 			}

@@ -88,8 +88,6 @@ func (r *Replica) IsLeader() bool { return r.role == roleLeader }
 // LeaderView returns the leader and epoch this replica believes in.
 func (r *Replica) LeaderView() (int, int32) { return r.leader, r.epoch }
 
-func (r *Replica) name() string { return fmt.Sprintf("%s@%d", r.p.Name, r.b.ID) }
-
 // recover runs at broker start: the HW comes from the checkpoint (capped by
 // the log end) and producer state is rebuilt from the log.
 func (r *Replica) recover(checkpoint int64) {
@@ -105,7 +103,7 @@ func (r *Replica) losePageCache() {
 	}
 	r.epochs.TruncateFromEnd(r.log.LEO())
 	r.hw = min(r.hw, r.log.LEO())
-	r.b.c.emit(Event{Type: EvLost, Partition: r.p.Name, Broker: r.b.ID, Offset: lost[0].BaseOffset, EndOffset: r.log.LEO(), Records: flatten(lost),
+	r.b.c.emit(Event{Type: EvLost, Partition: r.p.Name, Broker: r.b.ID, Offset: lost[0].BaseOffset, EndOffset: r.log.LEO(), Records: flatten(lost), Fate: FateLost,
 		Detail: fmt.Sprintf("power loss: %d unflushed records gone from the page cache", countRecords(lost))})
 }
 
@@ -151,8 +149,9 @@ func (r *Replica) append(b *log.Batch) error {
 	return nil
 }
 
-// truncate cuts the log back to offset (Kafka's truncateTo) and says why.
-func (r *Replica) truncate(offset int64, why string) {
+// truncate cuts the log back to offset (Kafka's truncateTo) and says why:
+// reason is a Truncate* code, why the trace's description.
+func (r *Replica) truncate(offset int64, reason, why string) {
 	if offset >= r.log.LEO() {
 		if r.b.c.preset.truncateEpochsAtLEO {
 			// Log.truncateTo (2.6+) truncates the epoch cache even then:
@@ -170,7 +169,9 @@ func (r *Replica) truncate(offset int64, why string) {
 		r.hw = offset
 	}
 	r.rebuildProducers()
-	r.b.c.emit(Event{Type: EvTruncate, Partition: r.p.Name, Broker: r.b.ID, Offset: offset, Records: flatten(removed), Detail: why})
+	dropped := flatten(removed)
+	r.b.c.emit(Event{Type: EvTruncate, Partition: r.p.Name, Broker: r.b.ID, Offset: offset, EndOffset: offset + int64(len(dropped)) - 1,
+		Records: dropped, Reason: reason, Fate: FateTruncated, Detail: why})
 }
 
 func (r *Replica) flush() {

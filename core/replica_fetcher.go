@@ -95,7 +95,7 @@ func (b *Broker) onFetchResponse(leader int, parts []fetchPart, res []fetchResul
 			// The follower is ahead of the leader (an unclean election, or pre-0.11
 			// divergence): ReplicaFetcherThread.handleOffsetOutOfRange truncates to the leader's end.
 			if fr.leo < r.log.LEO() {
-				r.truncate(fr.leo, fmt.Sprintf("follower ahead of leader %d (LEO %d): truncate to the leader's end", leader, fr.leo))
+				r.truncate(fr.leo, TruncateOutOfRange, fmt.Sprintf("follower ahead of leader %d (LEO %d): truncate to the leader's end", leader, fr.leo))
 			}
 			continue
 		default:

@@ -23,7 +23,7 @@ func (r *Replica) becomeFollower(st pstate) {
 	b := r.b
 	r.onLeadershipChange()
 	if wasLeader {
-		b.c.emit(Event{Type: EvInfo, Partition: r.p.Name, Broker: b.ID, Epoch: st.epoch, Detail: fmt.Sprintf("%s becomes a follower of %d (epoch %d)", r.name(), st.leader, st.epoch)})
+		b.c.emit(Event{Type: EvRole, Partition: r.p.Name, Broker: b.ID, Role: RoleFollower, Leader: st.leader, Epoch: st.epoch, LEO: r.log.LEO(), HW: r.hw})
 	}
 	if st.leader == -1 {
 		r.follow = followIdle
@@ -31,7 +31,7 @@ func (r *Replica) becomeFollower(st pstate) {
 	}
 	if !b.c.preset.leaderEpochs {
 		if leaderChanged || wasLeader {
-			r.truncate(r.hw, fmt.Sprintf("new leader %d: truncate to own high watermark %d (pre-KIP-101)", st.leader, r.hw))
+			r.truncate(r.hw, TruncateHighWatermark, fmt.Sprintf("new leader %d: truncate to own high watermark %d (pre-KIP-101)", st.leader, r.hw))
 		}
 		r.follow = followFetching
 		b.fetchFrom(st.leader)
@@ -116,23 +116,23 @@ func (b *Broker) queryEpoch(r *Replica) {
 func (r *Replica) truncateToEpoch(asked, found int32, end int64) bool {
 	leo := r.log.LEO()
 	if found < 0 || end < 0 {
-		r.truncate(r.hw, fmt.Sprintf("leader has no epoch <= %d: truncate to high watermark %d", asked, r.hw))
+		r.truncate(r.hw, TruncateHighWatermark, fmt.Sprintf("leader has no epoch <= %d: truncate to high watermark %d", asked, r.hw))
 		return true
 	}
 	why := fmt.Sprintf("leader epoch %d ends at %d on the leader (OffsetsForLeaderEpoch)", found, end)
 	if !r.b.c.preset.kip279 {
-		r.truncate(min(end, leo), why)
+		r.truncate(min(end, leo), TruncateLeaderEpoch, why)
 		return true
 	}
 	ownEpoch, ownEnd := r.endOffsetFor(found)
 	switch {
 	case ownEnd < 0:
-		r.truncate(min(end, leo), why)
+		r.truncate(min(end, leo), TruncateLeaderEpoch, why)
 	case ownEpoch != found:
-		r.truncate(min(ownEnd, leo), fmt.Sprintf("leader's epoch %d is not in this log: truncate to the end of its epoch %d (%d) and ask again", found, ownEpoch, ownEnd))
+		r.truncate(min(ownEnd, leo), TruncateLeaderEpoch, fmt.Sprintf("leader's epoch %d is not in this log: truncate to the end of its epoch %d (%d) and ask again", found, ownEpoch, ownEnd))
 		return false
 	default:
-		r.truncate(min(ownEnd, end, leo), why)
+		r.truncate(min(ownEnd, end, leo), TruncateLeaderEpoch, why)
 	}
 	return true
 }

@@ -2,8 +2,19 @@ package core
 
 import (
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 )
+
+// isrChange is one ISR change a leader asks for: its kind (ISRShrink,
+// ISRExpand), the brokers it moves with each one's reason code, and the
+// trace's description.
+type isrChange struct {
+	kind    string
+	brokers []int
+	reasons []string
+	why     string
+}
 
 // maybeExpandISR adds a follower that caught up: LEO >= HW and >= the start
 // of the leader's epoch (Partition.isFollowerInSync).
@@ -12,7 +23,8 @@ func (r *Replica) maybeExpandISR(id int) {
 	if contains(r.isr, id) || r.pending != nil || fs.leo < r.hw || fs.leo < r.epochStart() {
 		return
 	}
-	r.requestISR(append(append([]int(nil), r.isr...), id), fmt.Sprintf("expand: %d caught up (LEO %d >= HW %d)", id, fs.leo, r.hw))
+	r.requestISR(append(append([]int(nil), r.isr...), id), isrChange{kind: ISRExpand, brokers: []int{id}, reasons: []string{ISRCaughtUp},
+		why: fmt.Sprintf("expand: %d caught up (LEO %d >= HW %d)", id, fs.leo, r.hw)})
 }
 
 // isrCheckPeriod is how often checkISR runs: every replica.lag.time.max.ms
@@ -35,53 +47,55 @@ func (b *Broker) checkISR() {
 }
 
 func (r *Replica) maybeShrinkISR() {
-	var keep, out []int
+	var keep []int
 	var why []string
+	ch := isrChange{kind: ISRShrink}
 	for _, id := range r.isr {
 		fs := r.followers[id]
 		if id == r.b.ID || fs == nil {
 			keep = append(keep, id)
 			continue
 		}
-		if reason := r.outOfSync(fs); reason != "" {
-			out = append(out, id)
+		if code, reason := r.outOfSync(fs); code != "" {
+			ch.brokers, ch.reasons = append(ch.brokers, id), append(ch.reasons, code)
 			why = append(why, fmt.Sprintf("%d %s", id, reason))
 			continue
 		}
 		keep = append(keep, id)
 	}
-	if len(out) > 0 {
-		r.requestISR(keep, "shrink: "+joinStrings(why, "; "))
+	if len(ch.brokers) > 0 {
+		ch.why = "shrink: " + strings.Join(why, "; ")
+		r.requestISR(keep, ch)
 	}
 }
 
-// outOfSync says why a follower is out of sync, or "". Since 0.9 a
-// follower is out of sync when it has not caught up for
-// replica.lag.time.max.ms; 0.8 used the time since its last fetch and
-// replica.lag.max.messages.
-func (r *Replica) outOfSync(fs *followerState) string {
+// outOfSync says why a follower is out of sync (a reason code and its
+// description), or "". Since 0.9 a follower is out of sync when it has
+// not caught up for replica.lag.time.max.ms; 0.8 used the time since its
+// last fetch and replica.lag.max.messages.
+func (r *Replica) outOfSync(fs *followerState) (string, string) {
 	c := r.b.c
 	now, leo, lag := c.now, r.log.LEO(), c.bc.lagTimeMs
 	if c.preset.lagMessages {
 		if now-fs.lastFetch > lag {
-			return fmt.Sprintf("has not fetched for %d ms (replica.lag.time.max.ms=%d)", now-fs.lastFetch, lag)
+			return ISRNotFetching, fmt.Sprintf("has not fetched for %d ms (replica.lag.time.max.ms=%d)", now-fs.lastFetch, lag)
 		}
 		if max := c.bc.lagMaxMessages; max > 0 && leo-fs.leo > max {
-			return fmt.Sprintf("is %d messages behind (replica.lag.max.messages=%d)", leo-fs.leo, max)
+			return ISRMessagesBehind, fmt.Sprintf("is %d messages behind (replica.lag.max.messages=%d)", leo-fs.leo, max)
 		}
-		return ""
+		return "", ""
 	}
 	if fs.leo != leo && now-fs.lastCaughtUp > lag {
-		return fmt.Sprintf("has not caught up for %d ms (replica.lag.time.max.ms=%d)", now-fs.lastCaughtUp, lag)
+		return ISRLagging, fmt.Sprintf("has not caught up for %d ms (replica.lag.time.max.ms=%d)", now-fs.lastCaughtUp, lag)
 	}
-	return ""
+	return "", ""
 }
 
 // requestISR asks the metadata service to change the ISR: before 2.7 the
 // leader writes the state znode itself; from 2.7 it sends AlterIsr
 // (AlterPartition) to the controller. The new ISR takes effect when the
 // write succeeds.
-func (r *Replica) requestISR(isr []int, why string) {
+func (r *Replica) requestISR(isr []int, ch isrChange) {
 	b, c := r.b, r.b.c
 	md := c.md
 	r.pending = isr
@@ -128,7 +142,7 @@ func (r *Replica) requestISR(isr []int, why string) {
 						return
 					}
 					done = true
-					r.isrResult(req, epoch, isr, v, errName, why)
+					r.isrResult(req, epoch, isr, v, errName, ch)
 				})
 			}, nil)
 		}, nil)
@@ -153,13 +167,14 @@ func (r *Replica) requestISR(isr []int, why string) {
 // could elect that replica (KIP-497; simtest seed 921120). Before 2.7 the
 // leader's own conditional ZooKeeper write failed and its ISR stayed as it
 // was (Partition.updateIsr: "Cached zkVersion not equal").
-func (r *Replica) isrResult(req int, epoch int32, isr []int, version int32, errName, why string) {
+func (r *Replica) isrResult(req int, epoch int32, isr []int, version int32, errName string, ch isrChange) {
 	if r.role != roleLeader || r.epoch != epoch || r.isrReq != req {
 		return
 	}
 	c := r.b.c
 	if errName != "" {
-		c.emit(Event{Type: EvInfo, Partition: r.p.Name, Broker: r.b.ID, Error: errName, Detail: "ISR change rejected: " + errName})
+		c.emit(Event{Type: EvISR, Partition: r.p.Name, Broker: r.b.ID, Change: ch.kind, Brokers: ch.brokers, Reasons: ch.reasons,
+			Error: errName, Detail: "ISR change rejected: " + errName})
 		if !c.preset.alterIsr && !c.md.kraft {
 			r.pending = nil
 			return
@@ -176,24 +191,8 @@ func (r *Replica) isrResult(req int, epoch int32, isr []int, version int32, errN
 	}
 	r.pending = nil
 	r.isr, r.version = isr, version
-	c.emit(Event{Type: EvISR, Partition: r.p.Name, Broker: r.b.ID, ISR: sortedCopy(isr), Detail: why})
+	c.emit(Event{Type: EvISR, Partition: r.p.Name, Broker: r.b.ID, ISR: slices.Sorted(slices.Values(isr)), Change: ch.kind,
+		Brokers: ch.brokers, Reasons: ch.reasons, Detail: ch.why})
 	r.maybeAdvanceHW()
 	r.completeWaiting()
-}
-
-func sortedCopy(v []int) []int {
-	out := append([]int(nil), v...)
-	sort.Ints(out)
-	return out
-}
-
-func joinStrings(v []string, sep string) string {
-	out := ""
-	for i, s := range v {
-		if i > 0 {
-			out += sep
-		}
-		out += s
-	}
-	return out
 }

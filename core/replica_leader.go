@@ -1,9 +1,5 @@
 package core
 
-import (
-	"fmt"
-)
-
 // becomeLeader is Partition.makeLeader: the replica starts a new leader
 // epoch at its LEO, forgets what it knew of followers (LEO unknown), and
 // keeps its high watermark until followers report in.
@@ -26,7 +22,7 @@ func (r *Replica) becomeLeader(st pstate) {
 		}
 		r.followers[id] = fs
 	}
-	c.emit(Event{Type: EvInfo, Partition: r.p.Name, Broker: r.b.ID, Epoch: st.epoch, Detail: fmt.Sprintf("%s becomes leader (epoch %d, LEO %d, HW %d)", r.name(), st.epoch, r.log.LEO(), r.hw)})
+	c.emit(Event{Type: EvRole, Partition: r.p.Name, Broker: r.b.ID, Role: RoleLeader, Leader: r.b.ID, Epoch: st.epoch, LEO: r.log.LEO(), HW: r.hw})
 	r.maybeAdvanceHW()
 	r.onLeadershipChange()
 }
