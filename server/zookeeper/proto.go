@@ -62,26 +62,26 @@ type opSpec struct {
 // opcode missing here is unknown: the connection is closed, as a
 // ZooKeeper server does with a packet of unknown type.
 var ops = map[int32]opSpec{
-	1:   {"create", cWrite, nil},
-	2:   {"delete", cWrite, nil},
+	1:   {"create", cWrite, []field{fPath}},
+	2:   {"delete", cWrite, []field{fPath}},
 	3:   {"exists", cRead, []field{fPath, fWatch}},
 	4:   {"getData", cRead, []field{fPath, fWatch}},
-	5:   {"setData", cWrite, nil},
+	5:   {"setData", cWrite, []field{fPath}},
 	6:   {"getACL", cRead, []field{fPath}},
-	7:   {"setACL", cWrite, nil},
+	7:   {"setACL", cWrite, []field{fPath}},
 	8:   {"getChildren", cRead, []field{fPath, fWatch}},
 	9:   {"sync", cRead, []field{fPath}},
 	11:  {"ping", cRead, nil},
 	12:  {"getChildren2", cRead, []field{fPath, fWatch}},
-	13:  {"check", cWrite, nil},
+	13:  {"check", cWrite, []field{fPath}},
 	14:  {"multi", cWrite, nil},
-	15:  {"create2", cWrite, nil},
+	15:  {"create2", cWrite, []field{fPath}},
 	16:  {"reconfig", cWrite, nil},
 	17:  {"checkWatches", cRead, []field{fPath, fWatchType}},
 	18:  {"removeWatches", cRead, []field{fPath, fWatchType}},
-	19:  {"createContainer", cWrite, nil},
-	20:  {"deleteContainer", cWrite, nil},
-	21:  {"createTTL", cWrite, nil},
+	19:  {"createContainer", cWrite, []field{fPath}},
+	20:  {"deleteContainer", cWrite, []field{fPath}},
+	21:  {"createTTL", cWrite, []field{fPath}},
 	22:  {"multiRead", cOther, nil},
 	100: {"auth", cRead, []field{fAuthType, fScheme, fAuth}},
 	101: {"setWatches", cRead, []field{fZxid, fData, fExist, fChild}},
@@ -111,8 +111,9 @@ type request struct {
 	watchType int32
 }
 
-// decodeRequest decodes a request frame (without its length). A write's
-// body is not read: it is refused whatever it holds.
+// decodeRequest decodes a request frame (without its length). Of a write
+// only the path is read (when it has one): it is refused whatever else it
+// holds.
 func decodeRequest(frame []byte) (*request, opSpec, error) {
 	d := &decoder{b: frame}
 	r := &request{xid: d.int32(), op: d.int32()}
