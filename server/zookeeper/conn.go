@@ -167,13 +167,12 @@ func (c *conn) connect(cl *core.Cluster, creq *connectRequest) {
 		return
 	}
 	zk.Send("ZkConnect", "", func() func() {
-		if creq.lastZxidSeen > zk.LastZxid() {
-			// ZooKeeperServer.processConnectRequest refuses a client that
-			// has seen a newer state than the server's (after a reset or a
-			// rewind of the simulation, for example).
-			msg := fmt.Sprintf("client has seen zxid 0x%x, the ensemble's last is 0x%x (was the simulation reset?): refused, as ZooKeeper does", creq.lastZxidSeen, zk.LastZxid())
-			return func() { c.close(msg) }
-		}
+		// ZooKeeperServer.processConnectRequest refuses a client that has
+		// seen a newer zxid than the server's last. Here that happens only
+		// after the served cluster was reset or replaced (a new ensemble
+		// whose zxids start over): refusing would leave the client retrying
+		// forever, so its old session is simply unknown (expired) and a
+		// new one starts from the new ensemble.
 		var sess core.ZKSession
 		ok := true
 		if creq.sessionID == 0 {

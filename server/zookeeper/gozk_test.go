@@ -223,3 +223,66 @@ func TestGoZKSplitExpiresSession(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestGoZKKRaft: a KRaft cluster has no ZooKeeper; a client that connects
+// anyway finds a README saying so and the metadata log, and cannot write.
+func TestGoZKKRaft(t *testing.T) {
+	c, err := core.New(core.Options{Brokers: 3, Seed: 3, Version: "3.9", Metadata: "kraft"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Advance(3000); err != nil {
+		t.Fatal(err)
+	}
+	_, s := serveCluster(t, c, Config{})
+	conn, _ := dial(t, s, 20*time.Second)
+	root, _, err := conn.Children("/")
+	if err != nil || !reflect.DeepEqual(root, []string{"README", "__cluster_metadata"}) {
+		t.Fatalf("ls /: %v %v", root, err)
+	}
+	readme, _, err := conn.Get("/README")
+	if err != nil || !strings.Contains(string(readme), "there is NO ZooKeeper") {
+		t.Fatalf("get /README: %q %v", readme, err)
+	}
+	recs, st, err := conn.Children("/__cluster_metadata")
+	if err != nil || len(recs) == 0 || st.NumChildren != int32(len(recs)) {
+		t.Fatalf("ls /__cluster_metadata: %v %+v %v", recs, st, err)
+	}
+	rec, _, err := conn.Get("/__cluster_metadata/" + recs[0])
+	if err != nil || !strings.Contains(string(rec), "RegisterBrokerRecord") {
+		t.Fatalf("get the first record: %q %v", rec, err)
+	}
+	if _, _, err := conn.Get("/brokers/ids"); err != gozk.ErrNoNode {
+		t.Fatalf("get /brokers/ids: %v, want ErrNoNode", err)
+	}
+	if _, err := conn.Create("/x", nil, 0, gozk.WorldACL(gozk.PermAll)); err != gozk.ErrNoAuth {
+		t.Fatalf("create: %v, want ErrNoAuth", err)
+	}
+}
+
+// TestGoZKClusterReplaced: when the served cluster is replaced (a reset),
+// connections close and the client's old session is expired: it starts a
+// new one on the new cluster's ensemble.
+func TestGoZKClusterReplaced(t *testing.T) {
+	c := newZKClusterT(t, "2.8")
+	d, s := serveCluster(t, c, Config{})
+	conn, events := dial(t, s, 20*time.Second)
+	d.replace(newZKClusterT(t, "0.8"))
+	_, _, _ = conn.Children("/") // finds the new cluster: the connection closes
+	expired := false
+	for !expired || conn.State() != gozk.StateHasSession {
+		select {
+		case ev := <-events:
+			expired = expired || ev.State == gozk.StateExpired
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no expiry and new session (state %v, expired %v)", conn.State(), expired)
+		}
+	}
+	// The new session reads the new cluster's tree.
+	if kids, _, err := conn.Children("/brokers/topics"); err != nil || len(kids) != 1 {
+		t.Fatalf("after the reset: %v %v", kids, err)
+	}
+	if _, err := conn.Sync("/"); err != nil {
+		t.Fatal(err)
+	}
+}
