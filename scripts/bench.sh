@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench.sh — `make bench`: the core's speed, natively and in WebAssembly.
+# bench.sh — `make bench`: the core's speed, natively and in WebAssembly, and
+# the browser figures (wasm sizes, first frame, canvas frame rate; at the end).
 #
 # BenchmarkEndToEnd (core/bench_test.go) pushes records through a 3-broker
 # cluster (6 partitions, RF 3, acks=all, idempotent producer, one consumer)
@@ -145,3 +146,50 @@ for b in $(awk '/^Benchmark/ { n = $1; sub(/-[0-9]+$/, "", n); print n }' "$tmp/
 	w=$(metric "$tmp/log-wasm" "$b" records/s)
 	printf '  %-32s %12s %12s %8s\n' "${b#Benchmark}" "$(human "$n")" "$(human "$w")" "$(ratio "$w" "$n")"
 done
+
+# Browser (internal/canvasdev/canvasbench): the wasm sizes, the canvas's
+# first frame on localhost, and the frame rate of the canvas on the
+# reference scene over that of an empty Ebiten program, in one headless
+# Chromium (software WebGL). BENCH_BROWSER=0 skips it; BENCH_FPSTIME
+# (default 5s) is how long each program's frames are counted.
+if [[ ${BENCH_BROWSER:-1} != 0 ]]; then
+	extra=()
+	if [[ -d wasm/engine ]]; then
+		echo "building wasm/engine for its size" >&2
+		GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags='-s -w' -o "$tmp/engine.wasm" ./wasm/engine ||
+			die "GOOS=js GOARCH=wasm go build ./wasm/engine failed"
+		extra=(-wasm "engine=$tmp/engine.wasm")
+	fi
+	echo "running the browser benchmark (chromium)" >&2
+	"$GO" run ./internal/canvasdev/canvasbench -dur "${BENCH_FPSTIME:-5s}" "${extra[@]}" >"$tmp/browser" 2>&1 ||
+		{ cat "$tmp/browser" >&2; die "canvasbench failed"; }
+	b() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/browser"; }
+	mb() { awk -v n="$1" 'BEGIN { printf "%.2f MB", n / 1e6 }'; }
+	echo
+	echo "Browser: wasm sizes (-trimpath -ldflags='-s -w'; gzip -9, as served precompressed)"
+	total=0
+	for w in engine canvas empty; do
+		raw=$(b "size.$w.raw")
+		[[ -n $raw ]] || continue
+		gz=$(b "size.$w.gzip")
+		row "$w raw" "$(mb "$raw")"
+		row "$w gzip" "$(mb "$gz")"
+		[[ $w == empty ]] || total=$((total + gz))
+	done
+	row "page total gzip" "$(mb "$total")"
+	if ((total > 4000000)); then
+		echo "  (above the 4 MB gzip target)"
+	fi
+	echo "Canvas in headless Chromium (SwiftShader), 960x600, load average $(cut -d' ' -f1 /proc/loadavg)"
+	row "first frame" "$(b firstframe.ms) ms"
+	row "empty Ebiten fps" "$(b fps.empty)"
+	row "reference scene fps" "$(b fps.reference)"
+	row "ratio ref/empty" "$(b fps.ratio)"
+	row "scene decode" "$(b decode.ms) ms"
+	if awk -v f="$(b firstframe.ms)" 'BEGIN { exit !(f > 1500) }'; then
+		echo "  (first frame above the 1.5 s target on this machine)"
+	fi
+	if awk -v r="$(b fps.ratio)" 'BEGIN { exit !(r < 0.8) }'; then
+		echo "  (ratio below the 0.8 target on this machine)"
+	fi
+fi

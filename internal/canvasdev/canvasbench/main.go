@@ -1,0 +1,67 @@
+// Command canvasbench prints make bench's browser figures as KEY VALUE
+// lines (scripts/bench.sh formats them): the wasm sizes, raw and gzip; the
+// time to the canvas's first frame on localhost; the frame rates of the
+// empty Ebiten program and of the canvas on the reference scene (5
+// brokers, 3 topics x 8 partitions, RF 3, two groups, 500 records/s) in
+// the same headless Chromium, and their ratio.
+//
+//	go run ./internal/canvasdev/canvasbench [-dur 5s] [-wasm name=path ...]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/kafkasim/kafkasim/internal/canvasdev"
+)
+
+type files map[string]string
+
+func (f files) String() string { return fmt.Sprint(map[string]string(f)) }
+func (f files) Set(v string) error {
+	name, path, ok := strings.Cut(v, "=")
+	if !ok || name == "" || path == "" {
+		return fmt.Errorf("want name=path, got %q", v)
+	}
+	f[name] = path
+	return nil
+}
+
+func main() {
+	dur := flag.Duration("dur", 5*time.Second, "how long to count frames of each program")
+	extra := files{}
+	flag.Var(extra, "wasm", "another wasm to size, as name=path (repeatable)")
+	flag.Parse()
+	if *dur <= 0 || *dur > 5*time.Minute {
+		log.Fatalf("canvasbench: -dur %v: want (0, 5m]", *dur)
+	}
+	root, err := canvasdev.Root()
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	r, err := canvasdev.Bench(ctx, root, *dur, extra)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var names []string
+	for n := range r.Sizes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Printf("size.%s.raw %d\nsize.%s.gzip %d\n", n, r.Sizes[n][0], n, r.Sizes[n][1])
+	}
+	fmt.Printf("firstframe.ms %.0f\nfps.empty %.2f\nfps.reference %.2f\n", r.FirstFrameMs, r.EmptyFPS, r.RefFPS)
+	ratio := 0.0
+	if r.EmptyFPS > 0 {
+		ratio = r.RefFPS / r.EmptyFPS
+	}
+	fmt.Printf("fps.ratio %.2f\ndecode.ms %.2f\n", ratio, r.DecodeMs)
+}
