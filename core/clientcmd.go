@@ -217,5 +217,3 @@ func splitComma(s string) []string {
 	}
 	return strings.Split(s, ",")
 }
-
-func trimSpace(s string) string { return strings.TrimSpace(s) }

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // consumerConf is a consumer's resolved configuration.
@@ -77,7 +78,7 @@ func (c *Cluster) newConsumer(cmd NewConsumer) error {
 	if err != nil {
 		return fmt.Errorf("consumer %s: %v", cmd.Name, err)
 	}
-	if cmd.Group != "" && (len(cmd.Group) > 255 || cmd.Group != trimSpace(cmd.Group)) {
+	if cmd.Group != "" && (len(cmd.Group) > 255 || cmd.Group != strings.TrimSpace(cmd.Group)) {
 		return fmt.Errorf("consumer %s: invalid group id %q", cmd.Name, cmd.Group)
 	}
 	conf := consumerConf{

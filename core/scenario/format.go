@@ -2,8 +2,9 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -297,11 +298,7 @@ func formatConsumer(x core.NewConsumer) (string, error) {
 // configWords renders configs as KEY=VALUE words in sorted key order,
 // using a spec's short name where the verb has one.
 func configWords(cfg map[string]string, specs []optSpec, pt pass) ([]string, error) {
-	keys := make([]string, 0, len(cfg))
-	for k := range cfg {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(cfg))
 	out := make([]string, 0, len(keys))
 	for _, k := range keys {
 		name := k

@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -270,27 +272,22 @@ func assignmentWant(e *Expect) string {
 // assignmentText renders member -> partitions sorted by member, partitions
 // sorted by topic and number.
 func assignmentText(a map[string][]string) string {
-	members := make([]string, 0, len(a))
-	for m := range a {
-		members = append(members, m)
-	}
-	sort.Strings(members)
 	var parts []string
-	for _, m := range members {
-		ps := append([]string(nil), a[m]...)
-		sort.Slice(ps, func(i, j int) bool { return partLess(ps[i], ps[j]) })
+	for _, m := range slices.Sorted(maps.Keys(a)) {
+		ps := slices.Clone(a[m])
+		slices.SortFunc(ps, partCompare)
 		parts = append(parts, m+"="+strings.Join(ps, ","))
 	}
 	return strings.Join(parts, " ")
 }
 
-func partLess(a, b string) bool {
+func partCompare(a, b string) int {
 	ta, na := splitPart(a)
 	tb, nb := splitPart(b)
-	if ta != tb {
-		return ta < tb
+	if c := strings.Compare(ta, tb); c != 0 {
+		return c
 	}
-	return na < nb
+	return cmp.Compare(na, nb)
 }
 
 func splitPart(s string) (string, int) {

@@ -43,7 +43,8 @@ package simtest
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -158,14 +159,9 @@ func (s *Summary) String() string {
 		b.WriteString("violations: none\n")
 		return b.String()
 	}
-	kinds := make([]string, 0, len(s.ByKind))
-	for k := range s.ByKind {
-		kinds = append(kinds, string(k))
-	}
-	sort.Strings(kinds)
 	fmt.Fprintf(&b, "%d seeds with violations; by kind (seeds, first seed):", s.Failed)
-	for _, k := range kinds {
-		fmt.Fprintf(&b, " %s %d (%d);", k, s.ByKind[Kind(k)], s.FirstSeed[Kind(k)])
+	for _, k := range slices.Sorted(maps.Keys(s.ByKind)) {
+		fmt.Fprintf(&b, " %s %d (%d);", k, s.ByKind[k], s.FirstSeed[k])
 	}
 	return strings.TrimSuffix(b.String(), ";") + "\n"
 }
