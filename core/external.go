@@ -80,6 +80,8 @@ type extConn struct {
 	broker  *Broker
 	open    bool // the connect was answered
 	closed  bool
+	closing bool // the client closed it: no new requests; FIN on its way
+	finAt   bool // the FIN reached the broker
 	inc     int       // the broker process that accepted it; -1 before
 	pending []*extReq // sent and not answered, oldest first
 	queue   []*extReq // arrived at the broker, waiting their turn
@@ -172,8 +174,31 @@ func (x *extConns) closeByClient(name string) error {
 	if cn == nil {
 		return fmt.Errorf("unknown connection %q", name)
 	}
-	x.close(cn, ConnClosedByClient)
+	if cn.closing {
+		return fmt.Errorf("connection %q is already closing", name)
+	}
+	// The client's FIN travels the connection behind the requests it
+	// sent before it (TCP is FIFO): the broker reads and serves those
+	// first, so an acks=0 produce written just before the close is still
+	// appended, as in Kafka. Replies to a closed socket go nowhere.
+	cn.closing = true
+	b := cn.broker
+	x.c.net.send(cn.host.node, b.node, "Close", func() {
+		cn.finAt = true
+		x.maybeFinish(cn)
+	}, func() { x.close(cn, ConnClosedByClient) })
+	// A FIN lost to a split: the broker's side closes once the client's
+	// host is gone anyway (connections.max.idle.ms, shortened).
+	x.c.after(connectTimeoutMs, func() { x.close(cn, ConnClosedByClient) })
 	return nil
+}
+
+// maybeFinish closes a connection whose FIN has arrived once the broker
+// has nothing of it left to serve.
+func (x *extConns) maybeFinish(cn *extConn) {
+	if cn.finAt && !cn.busy && len(cn.queue) == 0 {
+		x.close(cn, ConnClosedByClient)
+	}
 }
 
 // close ends a connection once: EvConnClose lists what stays unanswered.
@@ -214,6 +239,9 @@ func (x *extConns) request(cmd BrokerRequest) error {
 	if cn == nil {
 		return fmt.Errorf("unknown connection %q", cmd.Conn)
 	}
+	if cn.closing {
+		return fmt.Errorf("connection %q is closing", cmd.Conn)
+	}
 	body, err := cmd.body()
 	if err == nil {
 		err = body.check()
@@ -240,6 +268,7 @@ func (x *extConns) request(cmd BrokerRequest) error {
 		}
 		cn.queue = append(cn.queue, r)
 		x.next(cn)
+		x.maybeFinish(cn)
 	}, func() { x.close(cn, ConnReset) })
 	return nil
 }
@@ -311,7 +340,10 @@ func (x *extConns) next(cn *extConn) {
 			if rep != nil {
 				x.reply(cn, r, rep)
 			}
-			cn.broker.after(0, func() { x.next(cn) })
+			cn.broker.after(0, func() {
+				x.next(cn)
+				x.maybeFinish(cn)
+			})
 		}
 		r.body.serve(x, cn, done)
 	}

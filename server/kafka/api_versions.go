@@ -18,12 +18,14 @@ import (
 
 func init() { register(18, 0, 4, handleApiVersions) }
 
-func handleApiVersions(cx *reqCtx, r kmsg.Request) (kmsg.Response, error) {
+func handleApiVersions(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.ApiVersionsRequest)
 	if req.Version >= 3 {
+		cx.c.mu.Lock()
 		cx.c.softwareName, cx.c.softwareVersion = req.ClientSoftwareName, req.ClientSoftwareVersion
+		cx.c.mu.Unlock()
 	}
-	return apiVersionsResponse(req.Version, 0), nil
+	return local(cx, func() kmsg.Response { return apiVersionsResponse(req.Version, 0) }), nil
 }
 
 func apiVersionsResponse(version int16, errCode int16) *kmsg.ApiVersionsResponse {

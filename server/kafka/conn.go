@@ -2,15 +2,23 @@ package kafka
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/kafkasim/kafkasim/core"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
+
+// MaxInFlight bounds the requests one connection may have unanswered;
+// past it the listener stops reading that socket until replies go out
+// (Kafka reads one at a time; clients pipeline up to about five).
+const MaxInFlight = 64
 
 // reqCtx is what a handler knows about the request it serves.
 type reqCtx struct {
@@ -20,113 +28,240 @@ type reqCtx struct {
 	h      header
 }
 
-// conn is one client connection to one simulated broker's listener.
+// pending is a request sent into the core, waiting for its reply.
+type pending struct {
+	h      header
+	finish func(*core.Reply) kmsg.Response
+}
+
+// conn is one client connection to one simulated broker's listener. Its
+// reader decodes requests and sends them into the core; its writer sends
+// the replies back in request order as the core produces them.
 type conn struct {
 	s      *Server
 	broker int
 	nc     net.Conn
-	name   string // the connection's node name in the simulated network
-	mu     sync.Mutex
-	closed bool
+	name   string // the connection's name in the simulated network
 
-	// Set by ApiVersions v3+ (KIP-511): shown with the connection's
-	// traffic in the picture.
-	softwareName, softwareVersion string
+	opened  chan struct{}    // closed on EvConnOpen
+	replies chan *core.Reply // EvResponse, routed by the watcher
+	pend    chan pending     // requests awaiting replies, in order
+	gone    chan struct{}    // closed when the connection ends
+	once    sync.Once
+	why     string // why it ended, for the log
+
+	mu                            sync.Mutex
+	softwareName, softwareVersion string // KIP-511, from ApiVersions v3+
 }
 
-// serve reads and answers requests one at a time, in order, until the
-// client goes away or sends something Kafka would close the connection
-// for. It never panics: a handler that does is this connection's
-// problem, reported and closed.
+func newConn(s *Server, broker int, nc net.Conn, name string) *conn {
+	return &conn{s: s, broker: broker, nc: nc, name: name, opened: make(chan struct{}),
+		replies: make(chan *core.Reply, MaxInFlight+1), pend: make(chan pending, MaxInFlight), gone: make(chan struct{})}
+}
+
+// serve reads requests until the client goes away, the simulated broker
+// closes the connection, or the client sends something Kafka would close
+// the connection for. It never panics.
 func (c *conn) serve() {
-	defer c.close()
+	defer c.end("client closed the connection", true)
 	defer func() {
 		if r := recover(); r != nil {
 			c.s.logf("kafka: broker %d: %s: internal error, connection closed: %v", c.broker, c.nc.RemoteAddr(), r)
 		}
 	}()
+	go c.write()
 	r := bufio.NewReaderSize(c.nc, 64<<10)
-	var out []byte
+	first := true
 	for {
-		if c.s.idle > 0 {
-			c.nc.SetReadDeadline(time.Now().Add(c.s.idle))
-		}
+		c.nc.SetReadDeadline(time.Now().Add(c.s.idle))
 		frame, err := readFrame(r, c.s.maxFrame)
 		if err != nil {
-			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) && !c.ended() {
 				c.s.logf("kafka: broker %d: %s: %v; connection closed", c.broker, c.nc.RemoteAddr(), err)
 			}
 			return
 		}
-		resp, flexHdr, corr, err := c.handle(frame)
+		h, body, err := parseHeader(frame)
+		if err == nil && first {
+			first = false
+			err = c.open(h.clientID)
+		}
+		var p *plan
+		if err == nil {
+			p, err = c.decode(h, body)
+		}
 		if err != nil {
-			c.s.logf("kafka: broker %d: %s: %v; connection closed", c.broker, c.nc.RemoteAddr(), err)
+			if !c.ended() {
+				c.s.logf("kafka: broker %d: %s: %v; connection closed", c.broker, c.nc.RemoteAddr(), err)
+			}
 			return
 		}
-		if resp == nil {
-			continue // acks=0 Produce: no response at all
+		if !p.noReply {
+			select {
+			case c.pend <- pending{h: h, finish: p.finish}:
+			case <-c.gone:
+				return
+			}
 		}
-		out = appendResponse(out[:0], corr, flexHdr, resp.AppendTo(nil))
-		c.nc.SetWriteDeadline(time.Now().Add(c.s.writeTimeout))
-		if _, err := c.nc.Write(out); err != nil {
+		p.req.Conn, p.req.Correlation = c.name, h.corr
+		if err := c.s.backend.Apply(context.Background(), p.req); err != nil {
+			if !c.ended() {
+				c.s.logf("kafka: broker %d: %s: %v; connection closed", c.broker, c.nc.RemoteAddr(), err)
+			}
 			return
 		}
 	}
 }
 
-// handle decodes one request and runs its handler. An error means close
-// the connection.
-func (c *conn) handle(frame []byte) (resp kmsg.Response, flexHdr bool, corr int32, err error) {
-	h, body, err := parseHeader(frame)
-	if err != nil {
-		return nil, false, 0, err
+// open makes the connection a node of the simulated network, named after
+// the client id (so `net split 1 | 2,3,rdkafka` cuts that client off),
+// and waits for the simulated broker to accept it.
+func (c *conn) open(clientID string) error {
+	host := hostName(clientID)
+	err := c.s.backend.Apply(context.Background(), core.OpenConn{Conn: c.name, Host: host, Broker: c.broker})
+	if err != nil && strings.Contains(err.Error(), "already taken") {
+		host = "ext-" + host
+		err = c.s.backend.Apply(context.Background(), core.OpenConn{Conn: c.name, Host: host, Broker: c.broker})
 	}
+	if err != nil {
+		return err
+	}
+	select {
+	case <-c.opened:
+		return nil
+	case <-c.gone:
+		return fmt.Errorf("simulated broker %d: %s", c.broker, c.why)
+	case <-time.After(30 * time.Second):
+		return fmt.Errorf("simulated broker %d did not accept the connection in 30 s", c.broker)
+	}
+}
+
+// hostName turns a client id into a simulated host name: letters,
+// digits, '-', '_' and '.', not starting with a digit, at most 40 bytes.
+func hostName(clientID string) string {
+	var b strings.Builder
+	for _, r := range clientID {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	s := b.String()
+	if s == "" {
+		s = "client"
+	}
+	if s[0] >= '0' && s[0] <= '9' {
+		s = "c-" + s
+	}
+	return s
+}
+
+// decode checks the API and version and runs the handler.
+func (c *conn) decode(h header, body []byte) (*plan, error) {
 	a := apis[h.key]
 	if a == nil {
 		// Kafka cannot even parse the header of an unknown API
 		// (InvalidRequestException in RequestHeader.parse): it closes
 		// the connection.
-		return nil, false, h.corr, fmt.Errorf("unknown API key %d", h.key)
+		return nil, fmt.Errorf("unknown API key %d", h.key)
 	}
 	req := kmsg.RequestForKey(h.key)
+	cx := &reqCtx{s: c.s, c: c, broker: c.broker, h: h}
 	if h.version < a.min || h.version > a.max || h.version > req.MaxVersion() {
 		if h.key == 18 {
 			// ApiVersions with a version we do not know: a v0 response
 			// with UNSUPPORTED_VERSION and our ranges, so the client can
 			// retry with one we support (KIP-511).
-			return apiVersionsResponse(0, 35), false, h.corr, nil
+			return local(cx, func() kmsg.Response { return apiVersionsResponse(0, 35) }), nil
 		}
-		return nil, false, h.corr, fmt.Errorf("%s v%d not supported (supported: v%d-v%d)", kmsg.NameForKey(h.key), h.version, a.min, a.max)
+		return nil, fmt.Errorf("%s v%d not supported (supported: v%d-v%d)", kmsg.NameForKey(h.key), h.version, a.min, a.max)
 	}
 	req.SetVersion(h.version)
+	var err error
 	if req.IsFlexible() && !(h.key == 7 && h.version == 0) {
 		if body, err = skipTags(body); err != nil {
-			return nil, false, h.corr, fmt.Errorf("%s v%d: %v", kmsg.NameForKey(h.key), h.version, err)
+			return nil, fmt.Errorf("%s v%d: %v", kmsg.NameForKey(h.key), h.version, err)
 		}
 	}
 	if err := req.ReadFrom(body); err != nil {
 		if h.key == 18 && h.version >= 3 {
-			// librdkafka and others fall back to v0 on INVALID_REQUEST.
-			return apiVersionsResponse(h.version, 42), false, h.corr, nil
+			// INVALID_REQUEST: librdkafka and others fall back to v0.
+			return local(cx, func() kmsg.Response { return apiVersionsResponse(h.version, 42) }), nil
 		}
-		return nil, false, h.corr, fmt.Errorf("%s v%d: malformed body: %v", kmsg.NameForKey(h.key), h.version, err)
+		return nil, fmt.Errorf("%s v%d: malformed body: %v", kmsg.NameForKey(h.key), h.version, err)
 	}
-	cx := &reqCtx{s: c.s, c: c, broker: c.broker, h: h}
-	resp, err = a.handle(cx, req)
-	if err != nil || resp == nil {
-		return nil, false, h.corr, err
-	}
-	resp.SetVersion(h.version)
-	return resp, resp.IsFlexible() && h.key != 18, h.corr, nil
+	return a.handle(cx, req)
 }
 
-func (c *conn) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return
+// write sends replies in request order until the connection ends.
+func (c *conn) write() {
+	defer func() {
+		if r := recover(); r != nil {
+			c.s.logf("kafka: broker %d: internal error writing a response, connection closed: %v", c.broker, r)
+			c.end("internal error", true)
+		}
+	}()
+	var out []byte
+	for {
+		var p pending
+		select {
+		case p = <-c.pend:
+		case <-c.gone:
+			return
+		}
+		var rep *core.Reply
+		select {
+		case rep = <-c.replies:
+		case <-c.gone:
+			return
+		}
+		if rep.Correlation != p.h.corr {
+			c.s.logf("kafka: broker %d: reply %d while %d was due; connection closed", c.broker, rep.Correlation, p.h.corr)
+			c.end("replies out of order", true)
+			return
+		}
+		resp := p.finish(rep)
+		resp.SetVersion(p.h.version)
+		if p.h.key == 18 {
+			if v, ok := resp.(*kmsg.ApiVersionsResponse); ok && v.ErrorCode == 35 {
+				resp.SetVersion(0)
+			}
+		}
+		flex := resp.IsFlexible() && p.h.key != 18
+		out = appendResponse(out[:0], p.h.corr, flex, resp.AppendTo(nil))
+		c.nc.SetWriteDeadline(time.Now().Add(c.s.writeTimeout))
+		if _, err := c.nc.Write(out); err != nil {
+			c.end("write failed", true)
+			return
+		}
 	}
-	c.closed = true
-	c.nc.Close()
-	c.s.dropConn(c)
+}
+
+// ended reports whether the connection has ended.
+func (c *conn) ended() bool {
+	select {
+	case <-c.gone:
+		return true
+	default:
+		return false
+	}
+}
+
+// end closes the connection once. tellCore is false when the core itself
+// closed it (EvConnClose), true when the client or the listener did.
+func (c *conn) end(why string, tellCore bool) {
+	c.once.Do(func() {
+		c.why = why
+		close(c.gone)
+		c.nc.Close()
+		c.s.dropConn(c)
+		if tellCore {
+			go c.s.backend.Apply(context.Background(), core.CloseConn{Conn: c.name})
+		}
+	})
 }

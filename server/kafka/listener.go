@@ -1,11 +1,14 @@
 package kafka
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/kafkasim/kafkasim/core"
 )
 
 // Config sets the listeners up.
@@ -41,15 +44,20 @@ type Server struct {
 	writeTimeout time.Duration
 	logf         func(string, ...any)
 
+	backend Backend
+	stop    func()
+
 	mu        sync.Mutex
 	listeners map[int]net.Listener
 	conns     map[*conn]struct{}
+	byName    map[string]*conn
 	nextConn  int
 	closed    bool
 }
 
-// NewServer makes a server; Listen starts each broker's listener.
-func NewServer(cfg Config) *Server {
+// NewServer makes a server for the cluster behind b; Start opens the
+// listeners.
+func NewServer(b Backend, cfg Config) *Server {
 	if cfg.Host == "" {
 		cfg.Host = DefaultHost
 	}
@@ -70,7 +78,89 @@ func NewServer(cfg Config) *Server {
 		logf = func(string, ...any) {}
 	}
 	return &Server{cfg: cfg, maxFrame: cfg.MaxFrameBytes, idle: cfg.IdleTimeout, writeTimeout: 30 * time.Second,
-		logf: logf, listeners: map[int]net.Listener{}, conns: map[*conn]struct{}{}}
+		logf: logf, backend: b, listeners: map[int]net.Listener{}, conns: map[*conn]struct{}{}, byName: map[string]*conn{}}
+}
+
+// Start opens a listener for every broker of the cluster and follows the
+// cluster: replies reach their connections, a connection the simulated
+// broker closes is closed, and when the cluster is replaced (reset, a new
+// scenario) every connection closes and listeners follow the new broker
+// count. It returns the first listen error (a port in use, say), with the
+// listeners that did open left serving.
+func (s *Server) Start(ctx context.Context) error {
+	stop, err := s.backend.Watch(s.watch)
+	if err != nil {
+		return err
+	}
+	s.stop = stop
+	var n int
+	if err := s.backend.Do(ctx, func(c *core.Cluster) { n = len(c.Snapshot().Brokers) }); err != nil {
+		return err
+	}
+	return s.listenAll(n)
+}
+
+func (s *Server) listenAll(n int) error {
+	var first error
+	for id := 1; id <= n; id++ {
+		s.mu.Lock()
+		_, open := s.listeners[id]
+		s.mu.Unlock()
+		if open {
+			continue
+		}
+		if err := s.Listen(id); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// watch runs on the cluster's goroutine: it routes the core's answers
+// to connections and must never block.
+func (s *Server) watch(c *core.Cluster, events []core.Event, reset bool) {
+	if reset {
+		s.mu.Lock()
+		var cs []*conn
+		for cn := range s.conns {
+			cs = append(cs, cn)
+		}
+		s.mu.Unlock()
+		for _, cn := range cs {
+			go cn.end("the simulated cluster was replaced", false)
+		}
+		n := len(c.Snapshot().Brokers)
+		go func() {
+			if err := s.listenAll(n); err != nil {
+				s.logf("kafka: %v", err)
+			}
+		}()
+		return
+	}
+	for i := range events {
+		e := &events[i]
+		if e.Conn == "" {
+			continue
+		}
+		s.mu.Lock()
+		cn := s.byName[e.Conn]
+		s.mu.Unlock()
+		if cn == nil {
+			continue
+		}
+		switch e.Type {
+		case core.EvConnOpen:
+			close(cn.opened)
+		case core.EvConnClose:
+			go cn.end("closed by the simulated broker: "+e.Reason, false)
+		case core.EvResponse:
+			select {
+			case cn.replies <- e.Reply:
+			default: // more replies than requests: the connection is broken
+				go cn.end("too many replies", true)
+			}
+		}
+	}
 }
 
 // Addr is where broker id listens and what Metadata advertises for it.
@@ -111,8 +201,9 @@ func (s *Server) accept(id int, ln net.Listener) {
 			continue
 		}
 		s.nextConn++
-		c := &conn{s: s, broker: id, nc: nc, name: fmt.Sprintf("kafka:%d", s.nextConn)}
+		c := newConn(s, id, nc, fmt.Sprintf("k%d", s.nextConn))
 		s.conns[c] = struct{}{}
+		s.byName[c.name] = c
 		s.mu.Unlock()
 		go c.serve()
 	}
@@ -121,27 +212,15 @@ func (s *Server) accept(id int, ln net.Listener) {
 func (s *Server) dropConn(c *conn) {
 	s.mu.Lock()
 	delete(s.conns, c)
+	delete(s.byName, c.name)
 	s.mu.Unlock()
-}
-
-// CloseBroker closes every connection to broker id, as a crashed
-// broker's sockets reset.
-func (s *Server) CloseBroker(id int) {
-	s.mu.Lock()
-	var cs []*conn
-	for c := range s.conns {
-		if c.broker == id {
-			cs = append(cs, c)
-		}
-	}
-	s.mu.Unlock()
-	for _, c := range cs {
-		c.close()
-	}
 }
 
 // Close stops every listener and connection.
 func (s *Server) Close() error {
+	if s.stop != nil {
+		s.stop()
+	}
 	s.mu.Lock()
 	s.closed = true
 	lns := s.listeners
@@ -155,7 +234,7 @@ func (s *Server) Close() error {
 		ln.Close()
 	}
 	for _, c := range cs {
-		c.close()
+		c.end("server closed", true)
 	}
 	return nil
 }

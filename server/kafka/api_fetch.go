@@ -1,0 +1,86 @@
+package kafka
+
+// Fetch (key 1), v4-v12 (record batch v2; topics by name: v13+ names
+// topics by id and is not advertised).
+//
+// A consumer's fetch: the leader answers at once when min bytes are
+// readable below the high watermark, else holds the request up to max
+// wait in simulated time (DelayedFetch). KIP-320 leader epochs are
+// checked (FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH). Fetch sessions
+// (KIP-227) are not kept: every response has session id 0, which tells
+// the client to send full requests; an incremental request for a session
+// we never gave is FETCH_SESSION_ID_NOT_FOUND. Follower fetches from
+// outside (replica id >= 0) are refused: the simulated brokers replicate
+// among themselves. Without transactions the last stable offset is the
+// high watermark and no batch is aborted.
+
+import (
+	"github.com/kafkasim/kafkasim/core"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+func init() { register(1, 4, 12, handleFetch) }
+
+func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
+	req := r.(*kmsg.FetchRequest)
+	topErr := int16(0)
+	switch {
+	case req.ReplicaID >= 0:
+		topErr = 42 // INVALID_REQUEST: outside clients do not replicate
+	case req.SessionID != 0 || req.SessionEpoch > 0:
+		topErr = 70 // FETCH_SESSION_ID_NOT_FOUND
+	}
+	fr := &core.FetchRequest{MaxWaitMs: req.MaxWaitMillis, MinBytes: req.MinBytes, MaxBytes: req.MaxBytes}
+	if topErr != 0 {
+		fr.MaxWaitMs, fr.MinBytes = 0, 0
+	} else {
+		for _, t := range req.Topics {
+			for _, p := range t.Partitions {
+				epoch := p.CurrentLeaderEpoch
+				if req.Version < 9 {
+					epoch = -1
+				}
+				fr.Partitions = append(fr.Partitions, core.FetchPartition{Topic: t.Topic, Partition: p.Partition,
+					FetchOffset: p.FetchOffset, CurrentLeaderEpoch: epoch, PartitionMaxBytes: p.PartitionMaxBytes})
+			}
+		}
+	}
+	return &plan{req: core.BrokerRequest{Fetch: fr}, finish: func(rep *core.Reply) kmsg.Response {
+		resp := req.ResponseKind().(*kmsg.FetchResponse)
+		resp.ErrorCode = topErr
+		if topErr != 0 || rep.Fetch == nil {
+			return resp
+		}
+		byTopic := map[string]int{}
+		for _, p := range rep.Fetch.Partitions {
+			i, ok := byTopic[p.Topic]
+			if !ok {
+				i = len(resp.Topics)
+				byTopic[p.Topic] = i
+				rt := kmsg.NewFetchResponseTopic()
+				rt.Topic = p.Topic
+				resp.Topics = append(resp.Topics, rt)
+			}
+			rp := kmsg.NewFetchResponseTopicPartition()
+			rp.Partition, rp.ErrorCode = p.Partition, errCode(p.Error)
+			rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = p.HighWatermark, p.LastStableOffset, p.LogStartOffset
+			rp.PreferredReadReplica = -1
+			var recs []byte
+			for _, b := range p.Batches {
+				ob := outBatch{BaseOffset: b.BaseOffset, LeaderEpoch: b.PartitionLeaderEpoch, ProducerID: b.ProducerID,
+					ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: b.Timestamp}
+				for _, rec := range b.Records {
+					wr := wireRecord{Value: []byte(rec.Value), Timestamp: b.Timestamp}
+					if rec.HasKey {
+						wr.Key = []byte(rec.Key)
+					}
+					ob.Records = append(ob.Records, wr)
+				}
+				recs = appendBatch(recs, ob)
+			}
+			rp.RecordBatches = recs
+			resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, rp)
+		}
+		return resp
+	}}, nil
+}
