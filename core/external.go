@@ -80,8 +80,8 @@ type extConn struct {
 	broker  *Broker
 	open    bool // the connect was answered
 	closed  bool
-	closing bool // the client closed it: no new requests; FIN on its way
-	finAt   bool // the FIN reached the broker
+	closing bool      // the client closed it: no new requests; FIN on its way
+	finAt   bool      // the FIN reached the broker
 	inc     int       // the broker process that accepted it; -1 before
 	pending []*extReq // sent and not answered, oldest first
 	queue   []*extReq // arrived at the broker, waiting their turn
