@@ -286,3 +286,48 @@ func TestGoZKClusterReplaced(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestGoZKResumeRefiresLostWatch: a watch notification lost on the way
+// (zk -> zkcli dropped) is not lost for good: when the client reconnects
+// to the same session it re-sets its watches with the last zxid it saw,
+// and the ensemble fires the one whose znode changed meanwhile.
+func TestGoZKResumeRefiresLostWatch(t *testing.T) {
+	c := newZKClusterT(t, "2.8")
+	d, s := serveCluster(t, c, Config{})
+	conn, events := dial(t, s, 30*time.Second)
+	sid := conn.SessionID()
+	_, _, w, err := conn.ChildrenW("/brokers/ids")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.apply(t, core.NetDrop{From: "zk", To: core.ZKClientHost})
+	d.apply(t, core.CrashBroker{Broker: 1})
+	d.jump(t, 8000)
+	d.apply(t, core.NetHeal{})
+	select {
+	case ev := <-w:
+		t.Fatalf("the notification crossed a dropped link: %+v", ev)
+	case <-time.After(100 * time.Millisecond):
+	}
+	s.mu.Lock()
+	for cn := range s.conns {
+		cn.nc.Close() // the connection breaks; the session lives on
+	}
+	s.mu.Unlock()
+	select {
+	case ev := <-w:
+		if ev.Type != gozk.EventNodeChildrenChanged || ev.Path != "/brokers/ids" {
+			t.Fatalf("re-fired watch: %+v", ev)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the lost watch never fired (state %v)", conn.State())
+	}
+	for len(events) > 0 {
+		if ev := <-events; ev.State == gozk.StateExpired {
+			t.Fatal("the session expired")
+		}
+	}
+	if conn.SessionID() != sid {
+		t.Fatalf("session %x, want the same %x", conn.SessionID(), sid)
+	}
+}
