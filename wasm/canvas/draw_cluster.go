@@ -256,8 +256,11 @@ func (d *drawer) cell(c *layout.Cluster, r *scene.Replica, cell scene.Cell, box 
 	case cell.Lost():
 		g.rect(dst, box, rgb(0xE4E4E4))
 		g.frame(dst, box, 1, cVermilion)
-		g.cross(dst, box.Inset(1.5), 1.6, cVermilion)
-		text = rgb(0x888888)
+		if box.W >= layout.TextW(cell.Value)+1 && box.H >= layout.CharH {
+			g.textC(dst, cell.Value, box, rgb(0x777777))
+		}
+		g.cross(dst, box.Inset(1.5), 1.6, alpha(cVermilion, 0.8))
+		return
 	case r.Committed(cell):
 		g.rect(dst, box, cBlue)
 		text = cPanel
@@ -266,7 +269,7 @@ func (d *drawer) cell(c *layout.Cluster, r *scene.Replica, cell scene.Cell, box 
 		g.hatched(dst, box, alpha(cBlue, 0.55))
 		g.frame(dst, box, 1, cBlue)
 	}
-	if c.CellW >= float64(layout.TextW(cell.Value))+3 && box.H >= layout.CharH && !cell.Lost() {
+	if box.W >= layout.TextW(cell.Value)+1 && box.H >= layout.CharH {
 		g.textC(dst, cell.Value, box, text)
 	}
 	if !cell.Lost() && !r.OnDisk(cell) && box.W >= 5 {

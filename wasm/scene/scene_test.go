@@ -213,3 +213,18 @@ func TestCellState(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecodeReference decodes the reference scene (what the canvas
+// does with every scene posted): run it under GOOS=js GOARCH=wasm too.
+func BenchmarkDecodeReference(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "reference.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := scene.Decode(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
