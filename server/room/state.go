@@ -1,0 +1,251 @@
+package room
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/core/scenario"
+	"github.com/kafkasim/kafkasim/server/protocol"
+)
+
+// loopState is everything the room's goroutine owns.
+type loopState struct {
+	r      *Room
+	name   string
+	script string // what reset goes back to
+	gen    int
+	c      *core.Cluster
+	runner *scenario.Runner
+
+	speed    float64
+	lastWall time.Time
+	carry    float64 // fraction of a virtual ms not yet advanced
+	lastSend time.Time
+	faulted  bool
+
+	pending []core.Event // drained, not yet sent
+	lastSeq uint64       // last event sent
+	hist    history
+	jobs    []*job
+	subs    map[*Sub]struct{}
+	hooks   map[int]Hook
+	hookID  int
+	reset   bool // the next flush tells hooks the cluster was replaced
+}
+
+func (s *loopState) init(r *Room, speed float64) {
+	s.r, s.speed = r, speed
+	s.subs = map[*Sub]struct{}{}
+	s.hooks = map[int]Hook{}
+	s.lastWall = r.cfg.Now()
+}
+
+// defaultCluster is the cluster line used without a script: 3 brokers of
+// the newest preset unless Config.Default says otherwise.
+func (s *loopState) defaultCluster() core.Options {
+	o := s.r.cfg.Default
+	if o.Brokers == 0 {
+		o.Brokers = 3
+	}
+	if o.Version == "" {
+		o.Version = core.Versions[len(core.Versions)-1]
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	return o
+}
+
+// load replaces the cluster with script's (or the default cluster when
+// script is ""): a new generation, an empty history, no jobs. The rest of
+// the script becomes a job. On error nothing changes.
+func (s *loopState) load(name, script string) error {
+	var steps []scenario.Step
+	var first scenario.Step
+	if script == "" {
+		o := s.defaultCluster()
+		first = scenario.Step{Line: 1, Cluster: &o}
+	} else {
+		sc, err := scenario.Parse(script)
+		if err != nil {
+			return err
+		}
+		if len(sc.Steps) == 0 || sc.Steps[0].Cluster == nil {
+			return &scenario.Error{Line: 1, Col: 1, Msg: "the first command must be `cluster brokers=N ...`"}
+		}
+		first, steps = sc.Steps[0], sc.Steps[1:]
+		for _, st := range steps {
+			if st.Cluster != nil {
+				return &scenario.Error{Line: st.Line, Col: 1, Msg: "cluster given twice"}
+			}
+		}
+	}
+	var evs []core.Event
+	var runner *scenario.Runner
+	runner = scenario.NewRunner(scenario.RunOptions{NoTrace: true, OnEvent: func(e *core.Event) {
+		if s.runner == runner {
+			s.pending = append(s.pending, *e)
+		} else {
+			evs = append(evs, *e) // the cluster line's own events
+		}
+	}})
+	if err := runner.Step(&first); err != nil {
+		return err
+	}
+	for _, j := range s.jobs {
+		j.cancel("the room was reset")
+	}
+	s.name, s.script = name, script
+	s.c, s.runner = runner.Cluster(), runner
+	s.gen++
+	s.reset = true
+	s.pending = evs
+	s.faulted = false
+	s.jobs = nil
+	s.hist = history{opts: s.c.Options(), max: s.r.cfg.MaxHistory, maxBytes: s.r.cfg.MaxHistoryBytes}
+	s.lastWall = s.r.cfg.Now()
+	s.carry = 0
+	s.r.genAtom.Store(int64(s.gen))
+	s.r.nowAtom.Store(s.c.Now())
+	if len(steps) > 0 {
+		s.jobs = append(s.jobs, &job{steps: steps, name: name, done: s.logScriptResult})
+	}
+	s.runJobs()
+	return nil
+}
+
+// logScriptResult reports a loaded scenario's failures (nobody is waiting
+// for its reply).
+func (s *loopState) logScriptResult(res protocol.Result) {
+	for _, l := range res.Lines {
+		switch {
+		case l.Error != "":
+			s.r.cfg.Logf("%s:%d: command failed: %s", s.name, l.Line, l.Error)
+		case l.Failed != "":
+			s.r.cfg.Logf("%s:%d: %s", s.name, l.Line, l.Failed)
+		}
+	}
+}
+
+// tick advances the cluster by the wall time since the last tick × speed,
+// stopping at each job's wait deadline to run its next steps at exactly
+// that virtual time.
+func (s *loopState) tick(now time.Time) {
+	wall := now.Sub(s.lastWall)
+	s.lastWall = now
+	ms := float64(wall) / float64(time.Millisecond)
+	ms = math.Max(0, math.Min(ms, maxCatchUp))
+	if s.speed > 0 && !s.faulted {
+		v := ms*s.speed + s.carry
+		whole := math.Floor(v)
+		s.carry = v - whole
+		s.advance(int64(whole))
+	}
+	s.flush()
+	s.resync()
+	if len(s.subs) > 0 && now.Sub(s.lastSend) >= heartbeatEvery*time.Millisecond {
+		s.sendEvents(nil)
+	}
+}
+
+// advance moves virtual time forward by d ms, running jobs whose waits end
+// on the way at the instant they end.
+func (s *loopState) advance(d int64) {
+	end := s.c.Now() + d
+	for !s.faulted {
+		next, ok := s.nextWake()
+		if !ok || next > end {
+			break
+		}
+		s.advanceTo(next)
+		s.runJobs()
+	}
+	s.advanceTo(end)
+	s.runJobs()
+}
+
+func (s *loopState) advanceTo(t int64) {
+	if s.faulted || t <= s.c.Now() {
+		return
+	}
+	if err := s.c.Advance(t - s.c.Now()); err != nil {
+		s.fault(err)
+	}
+	s.r.nowAtom.Store(s.c.Now())
+}
+
+// fault stops the clock after the core hit an internal limit: the cluster
+// can no longer be trusted to run, but it can still be looked at, reset
+// or replaced.
+func (s *loopState) fault(err error) {
+	s.faulted = true
+	s.r.cfg.Logf("room %s: the cluster stopped: %v", s.name, err)
+	s.broadcastAll(encode(protocol.TError, protocol.Error{Type: protocol.TError, Code: protocol.ErrLimit,
+		Message: "the cluster stopped: " + err.Error() + " (reset or load to go on)"}))
+}
+
+// flush drains the cluster's events and sends them (a tick with too many
+// resyncs everyone by snapshot instead), then tells the hooks.
+func (s *loopState) flush() {
+	if s.c == nil {
+		return
+	}
+	s.pending = append(s.pending, s.c.Events()...)
+	s.r.nowAtom.Store(s.c.Now())
+	if len(s.pending) == 0 && !s.reset {
+		return
+	}
+	evs := s.pending
+	s.pending = nil
+	if n := len(evs); n > 0 {
+		s.lastSeq = evs[n-1].Seq
+	}
+	b := Batch{Gen: s.gen, Reset: s.reset, Now: s.c.Now(), Events: evs}
+	s.reset = false
+	for _, h := range s.hooks {
+		h(s.c, b)
+	}
+	switch {
+	case len(evs) > s.r.cfg.MaxTickEvents:
+		s.snapshotAll("resync")
+	case len(evs) > 0:
+		s.sendEvents(evs)
+	}
+}
+
+func (s *loopState) sendEvents(evs []core.Event) {
+	if evs == nil {
+		evs = []core.Event{}
+	}
+	now := s.r.cfg.Now()
+	s.lastSend = now
+	s.broadcast(encode(protocol.TEvents, protocol.Events{
+		Type: protocol.TEvents, Gen: s.gen, Now: s.c.Now(), T: now.UnixMilli(), Events: evs}))
+}
+
+// snapshot encodes the cluster's state now (after a flush: every event up
+// to lastSeq is in it).
+func (s *loopState) snapshot(reason string, id int64) *Frame {
+	return encode(protocol.TSnapshot, protocol.Snapshot{
+		Type: protocol.TSnapshot, ID: id, Reason: reason, Gen: s.gen, Seq: s.lastSeq,
+		T: s.r.cfg.Now().UnixMilli(), Speed: s.speed, Scenario: s.name, Snapshot: s.c.Snapshot()})
+}
+
+func (s *loopState) addHook(h Hook) int {
+	s.hookID++
+	s.hooks[s.hookID] = h
+	return s.hookID
+}
+
+// encode makes a frame of v; the protocol's types always encode.
+func encode(kind string, v any) *Frame {
+	data, err := json.Marshal(v)
+	if err != nil {
+		data, _ = json.Marshal(protocol.Error{Type: protocol.TError, Code: "internal", Message: fmt.Sprintf("encoding %s: %v", kind, err)})
+		kind = protocol.TError
+	}
+	return NewFrame(kind, data)
+}
