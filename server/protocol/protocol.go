@@ -234,6 +234,39 @@ type Presence struct {
 	Watchers int    `json:"watchers"`
 }
 
+// RoomInfo is what creating a room returns (Token only to its creator)
+// and what GET /api/rooms/{code} says about it.
+type RoomInfo struct {
+	Code     string  `json:"code"`
+	Token    string  `json:"token,omitempty"`
+	Scenario string  `json:"scenario"`
+	Join     string  `json:"join"` // the page's URL for students
+	QR       string  `json:"qr"`   // an SVG QR code of Join
+	WS       string  `json:"ws"`   // the websocket's URL
+	Protocol int     `json:"protocol"`
+	Clients  int     `json:"clients"`
+	Drivers  int     `json:"drivers"`
+	Now      int64   `json:"now"`
+	Gen      int     `json:"gen"`
+	Speed    float64 `json:"speed"`
+}
+
+// CreateRoom is the JSON body of POST /api/rooms (a body that is not JSON
+// is taken as the scenario itself).
+type CreateRoom struct {
+	Name     string   `json:"name,omitempty"`
+	Scenario string   `json:"scenario,omitempty"`
+	Speed    *float64 `json:"speed,omitempty"`
+	Paused   bool     `json:"paused,omitempty"`
+}
+
+// Share is the reply to POST /api/share.
+type Share struct {
+	ID  string `json:"id"`
+	URL string `json:"url"` // GET it for the scenario
+	App string `json:"app"` // the page that opens it
+}
+
 // Peek returns a message's type and id without decoding the rest.
 func Peek(data []byte) (typ string, id int64, err error) {
 	var h struct {

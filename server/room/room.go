@@ -88,6 +88,7 @@ type Room struct {
 	resyncs  atomic.Int64 // subscribers resynced after falling behind
 	frames   atomic.Int64 // frames broadcast
 	nsubs    atomic.Int64
+	lagging  atomic.Int64 // subscribers dropped from the stream, waiting to resync
 	nowAtom  atomic.Int64
 	genAtom  atomic.Int64
 	stepping atomic.Bool
@@ -101,6 +102,7 @@ type Stats struct {
 	Gen         int
 	Now         int64 // virtual ms
 	Subscribers int
+	Lagging     int // subscribers dropped from the stream now, waiting to resync
 	Resyncs     int64
 	Frames      int64
 }
@@ -168,7 +170,7 @@ func (r *Room) Done() <-chan struct{} { return r.done }
 func (r *Room) Stats() Stats {
 	return Stats{
 		Gen: int(r.genAtom.Load()), Now: r.nowAtom.Load(),
-		Subscribers: int(r.nsubs.Load()), Resyncs: r.resyncs.Load(), Frames: r.frames.Load(),
+		Subscribers: int(r.nsubs.Load()), Lagging: int(r.lagging.Load()), Resyncs: r.resyncs.Load(), Frames: r.frames.Load(),
 	}
 }
 

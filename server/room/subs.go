@@ -63,10 +63,7 @@ func (r *Room) Subscribe(ctx context.Context, buf int, reason string, data any) 
 // Unsubscribe ends s. It is safe to call more than once.
 func (r *Room) Unsubscribe(s *Sub) {
 	s.end()
-	_ = r.run(nil, func() {
-		delete(r.st.subs, s)
-		r.nsubs.Store(int64(len(r.st.subs)))
-	})
+	_ = r.run(nil, func() { r.st.remove(s) })
 }
 
 // Deliver adds a frame for s alone (a reply), from any goroutine. It
@@ -108,13 +105,13 @@ func (s *loopState) broadcast(f *Frame) {
 			continue
 		}
 		if len(sub.c) >= cap(sub.c)-cap(sub.c)/reserveDiv {
-			sub.lagged = true
+			s.setLagged(sub, true)
 			continue
 		}
 		select {
 		case sub.c <- f:
 		default:
-			sub.lagged = true
+			s.setLagged(sub, true)
 		}
 	}
 }
@@ -127,9 +124,31 @@ func (s *loopState) broadcastAll(f *Frame) {
 		case sub.c <- f:
 		default:
 			sub.end()
-			delete(s.subs, sub)
+			s.remove(sub)
 		}
 	}
+}
+
+// setLagged marks sub as dropped from the stream (or back in it).
+func (s *loopState) setLagged(sub *Sub, lagged bool) {
+	if sub.lagged == lagged {
+		return
+	}
+	sub.lagged = lagged
+	if lagged {
+		s.r.lagging.Add(1)
+	} else {
+		s.r.lagging.Add(-1)
+	}
+}
+
+// remove forgets sub.
+func (s *loopState) remove(sub *Sub) {
+	if _, ok := s.subs[sub]; !ok {
+		return
+	}
+	s.setLagged(sub, false)
+	delete(s.subs, sub)
 	s.r.nsubs.Store(int64(len(s.subs)))
 }
 
@@ -146,7 +165,7 @@ func (s *loopState) resync() {
 		}
 		select {
 		case sub.c <- snap:
-			sub.lagged = false
+			s.setLagged(sub, false)
 			sub.resyns++
 			s.r.resyncs.Add(1)
 		default:
@@ -162,9 +181,9 @@ func (s *loopState) snapshotAll(reason string) {
 	for sub := range s.subs {
 		select {
 		case sub.c <- snap:
-			sub.lagged = false
+			s.setLagged(sub, false)
 		default:
-			sub.lagged = true
+			s.setLagged(sub, true)
 		}
 	}
 }
@@ -176,6 +195,7 @@ func (s *loopState) closeAll() {
 	}
 	s.subs = map[*Sub]struct{}{}
 	s.r.nsubs.Store(0)
+	s.r.lagging.Store(0)
 	for _, j := range s.jobs {
 		j.cancel("the room closed")
 	}
