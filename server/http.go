@@ -98,7 +98,7 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	n := len(s.rooms)
 	s.mu.Unlock()
-	writeJSON(w, map[string]any{"protocol": protocol.Version, "rooms": n, "maxRooms": s.lim.MaxRooms, "limits": s.def.limits()})
+	writeJSON(w, map[string]any{"protocol": protocol.Version, "defaultRoom": s.def.code, "rooms": n, "maxRooms": s.lim.MaxRooms, "limits": s.def.limits()})
 }
 
 // handleCreate makes a room for a teacher: its code, token and links.

@@ -1,7 +1,8 @@
 // Command kafkasim is the simulator's one binary.
 //
-//	kafkasim                 serve the browser app on http://127.0.0.1:8080 (kafkasim serve)
-//	kafkasim serve [-addr A] build the browser app (cached) and serve it
+//	kafkasim                 serve (the same as kafkasim serve)
+//	kafkasim serve           the server: the app, rooms, the websocket bridge
+//	kafkasim ctl             a command-line client of a server's rooms
 //	kafkasim site DIR        write the browser app as a static site
 //	kafkasim demo            run the bundled demo scenario and print its trace
 //	kafkasim run [-v] [-json] FILE   run a scenario; exit 1 if an expectation fails
@@ -28,6 +29,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return serveCmd(args[1:], stdout, stderr)
 	case "site":
 		return siteCmd(args[1:], stdout, stderr)
+	case "ctl":
+		return ctlCmd(args[1:], stdout, stderr)
 	case "run":
 		return runCmd(args[1:], stdout, stderr)
 	case "simtest":
@@ -45,10 +48,14 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  kafkasim                       serve the browser app (same as kafkasim serve)
-  kafkasim serve [-addr 127.0.0.1:8080]
-                                 build the browser app (cached by source hash)
-                                 and serve it; prints the address
+  kafkasim                       serve (the same as kafkasim serve)
+  kafkasim serve [--listen 127.0.0.1:8080] [--scenario FILE.ksim] [--speed X] [-h for more]
+                                 serve the app and a room whose cluster runs on the
+                                 wall clock; prints the join code and control token
+  kafkasim ctl [-s URL] [-room CODE] [-token T] COMMAND ...
+                                 drive and watch a server's room: create, cmd, load,
+                                 tail, snapshot, history, reset, speed, advance,
+                                 share, shared, info (kafkasim ctl -h)
   kafkasim site DIR              write the app as static files (+ .gz copies)
   kafkasim demo                  run the bundled demo scenario
   kafkasim run [-v] [-no-check] [-json] FILE...

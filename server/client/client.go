@@ -79,6 +79,11 @@ func (c *Client) do(ctx context.Context, method, path, ctype string, body []byte
 	}
 }
 
+// Get decodes the JSON at path (an API the client has no method for).
+func (c *Client) Get(ctx context.Context, path string, out any) error {
+	return c.do(ctx, "GET", path, "", nil, out)
+}
+
 // CreateRoom makes a room; the returned info has its control token.
 func (c *Client) CreateRoom(ctx context.Context, req protocol.CreateRoom) (protocol.RoomInfo, error) {
 	body, err := json.Marshal(req)
