@@ -154,7 +154,7 @@ func TestForkDivergesWithoutTouchingTheRoom(t *testing.T) {
 	if err := fork.Apply(steps.Steps[0].Cmd); err != nil {
 		t.Fatal(err)
 	}
-	if err := fork.Advance(30_000); err != nil {
+	if _, err := fork.Advance(30_000); err != nil {
 		t.Fatal(err)
 	}
 	if fork.Snapshot().Brokers[0].State != "crashed" {

@@ -9,15 +9,22 @@ import (
 	"github.com/kafkasim/kafkasim/server/protocol"
 )
 
-// job is a script in progress: its steps run in order; a `wait` blocks it
-// until the room's virtual clock reaches the wait's end, so a script's
-// waits follow the wall clock (× speed). Jobs run side by side: a command
-// sent while a lesson's script waits runs at once.
+// job is a script in progress: its steps run in order. A `wait` blocks
+// it until the room's virtual clock reaches the wait's end, so a script's
+// waits follow the wall clock (× speed); a settle, poll or commit is the
+// core's blocking operation, in progress until the room's clock reaches
+// the instant it completes. Jobs run side by side (a command sent while a
+// lesson's script waits runs at once), except that while one job's
+// blocking operation is in progress the other jobs' commands wait for it:
+// the cluster takes one at a time, and so the room's history stays a
+// script that replays exactly.
 type job struct {
 	name  string
 	steps []scenario.Step
 	i     int
-	until int64 // virtual time the current wait ends; 0 when not waiting
+	until int64          // virtual time the current wait ends; 0 when not waiting
+	op    *scenario.Step // the step whose blocking operation is in progress
+	opAt  int            // its history entry
 	res   protocol.Result
 	done  func(protocol.Result) // called once, on the loop goroutine
 }
@@ -32,6 +39,15 @@ func (j *job) cancel(why string) {
 	j.done = nil
 }
 
+func (j *job) line(lr protocol.LineResult) {
+	if lr.Error != "" || lr.Failed != "" {
+		j.res.OK = false
+	}
+	if lr.Error != "" || lr.Failed != "" || lr.Output != "" {
+		j.res.Lines = append(j.res.Lines, lr)
+	}
+}
+
 // nextWake is the earliest end of a job's wait.
 func (s *loopState) nextWake() (int64, bool) {
 	var t int64
@@ -44,22 +60,32 @@ func (s *loopState) nextWake() (int64, bool) {
 	return t, ok
 }
 
-// runJobs runs every job's steps until each waits or ends.
+// runJobs runs every job's steps until each waits or ends. A job that
+// ends can let another go on (its operation completed), so it loops until
+// nothing moves.
 func (s *loopState) runJobs() {
-	kept := s.jobs[:0]
-	for _, j := range s.jobs {
-		if s.step(j) {
-			kept = append(kept, j)
-		} else if j.done != nil {
-			j.res.At = s.c.Now()
-			j.done(j.res)
-			j.done = nil
+	for moved := true; moved; {
+		moved = false
+		kept := s.jobs[:0]
+		for _, j := range s.jobs {
+			before := j.i
+			if s.step(j) {
+				kept = append(kept, j)
+			} else {
+				moved = true
+				if j.done != nil {
+					j.res.At = s.c.Now()
+					j.done(j.res)
+					j.done = nil
+				}
+			}
+			moved = moved || j.i != before
 		}
+		for i := len(kept); i < len(s.jobs); i++ {
+			s.jobs[i] = nil
+		}
+		s.jobs = kept
 	}
-	for i := len(kept); i < len(s.jobs); i++ {
-		s.jobs[i] = nil
-	}
-	s.jobs = kept
 }
 
 // step runs j's steps from where it stopped; false when j has ended.
@@ -70,55 +96,62 @@ func (s *loopState) step(j *job) bool {
 		}
 		j.until = 0
 	}
+	if j.op != nil {
+		return true // completes in opDone
+	}
 	for j.i < len(j.steps) {
+		st := &j.steps[j.i]
 		if s.faulted {
-			j.res.OK = false
-			j.res.Lines = append(j.res.Lines, protocol.LineResult{Line: j.steps[j.i].Line, At: s.c.Now(), Error: "the cluster stopped"})
+			j.line(protocol.LineResult{Line: st.Line, At: s.c.Now(), Error: "the cluster stopped"})
 			return false
 		}
-		st := &j.steps[j.i]
-		j.i++
 		if w, ok := st.Cmd.(core.Wait); ok {
+			j.i++
 			if w.Duration > 0 {
 				j.until = s.c.Now() + w.Duration
 				return true
 			}
 			continue
 		}
-		lr := s.runStep(st)
-		if lr.Error != "" || lr.Failed != "" {
-			j.res.OK = false
+		if st.Cmd != nil && s.c.Pending() != nil {
+			return true // another job's operation is in progress
 		}
-		if lr.Error != "" || lr.Failed != "" || lr.Output != "" {
-			j.res.Lines = append(j.res.Lines, lr)
+		j.i++
+		if s.runStep(j, st) {
+			return true // its operation is in progress
 		}
 	}
 	return false
 }
 
 // runStep runs one step that is not a wait: a command (recorded in the
-// history when it works), an expect or a print.
-func (s *loopState) runStep(st *scenario.Step) protocol.LineResult {
+// history when it is applied), an expect or a print. It reports true when
+// the command started a blocking operation that j now owns.
+func (s *loopState) runStep(j *job, st *scenario.Step) bool {
 	lr := protocol.LineResult{Line: st.Line, At: s.c.Now()}
 	switch {
 	case st.Cmd != nil:
 		if err := s.hist.room(); err != nil {
 			lr.Error = err.Error()
-			return lr
+			break
 		}
 		at := s.c.Now()
-		if err := s.runner.Step(st); err != nil {
+		if err := s.c.Apply(st.Cmd); err != nil {
 			lr.Error = err.Error()
-			return lr
+			s.lastErr = lr.Error
+			break
 		}
-		if e := s.runner.CmdErr(); e != "" {
-			lr.Error = e
-			return lr
+		s.lastErr = ""
+		s.hist.add(at, at, st.Text)
+		if s.c.Pending() != nil {
+			j.op, j.opAt = st, len(s.hist.entries)-1
+			return true
 		}
-		s.hist.add(at, s.c.Now(), st.Text)
+	case st.Expect != nil && st.Expect.Kind == "error":
+		lr.Failed = s.expectError(st.Expect)
 	case st.Expect != nil:
 		n := len(s.runner.Failures())
-		if err := s.runner.Step(st); err != nil {
+		if err := s.runner.Begin(st); err != nil {
 			lr.Error = err.Error()
 		} else if f := s.runner.Failures(); len(f) > n {
 			lr.Failed = f[len(f)-1].Msg
@@ -134,7 +167,49 @@ func (s *loopState) runStep(st *scenario.Step) protocol.LineResult {
 			lr.Output = strings.TrimRight(text, "\n")
 		}
 	}
-	return lr
+	j.line(lr)
+	return false
+}
+
+// opDone hands a completed blocking operation to the job that owns it.
+func (s *loopState) opDone(d *core.Done) {
+	for _, j := range s.jobs {
+		if j.op == nil {
+			continue
+		}
+		if s.hist.entries != nil && j.opAt < len(s.hist.entries) {
+			s.hist.entries[j.opAt].End = d.At
+		}
+		lr := protocol.LineResult{Line: j.op.Line, At: d.At}
+		if d.Err != nil {
+			lr.Error = d.Err.Error()
+			s.lastErr = lr.Error
+		}
+		j.line(lr)
+		j.op = nil
+		return
+	}
+}
+
+// expectError checks `expect error` against the last command's error
+// (as the scenario runner does); "" when it holds.
+func (s *loopState) expectError(e *scenario.Expect) string {
+	got := s.lastErr
+	if got == "" {
+		got = "none"
+	}
+	s.lastErr = ""
+	ok := got == e.Want
+	switch {
+	case e.None:
+		ok = got == "none"
+	case e.Op == "contains":
+		ok = strings.Contains(got, e.Want)
+	}
+	if ok {
+		return ""
+	}
+	return fmt.Sprintf("expected error %s %s, got %s", e.Op, e.Want, got)
 }
 
 // applyCmd applies a command that did not come as a scenario line (a
@@ -143,19 +218,24 @@ func (s *loopState) applyCmd(cmd core.Command) error {
 	if err := s.hist.room(); err != nil {
 		return err
 	}
-	if _, ok := cmd.(core.Wait); ok {
-		return fmt.Errorf("wait is not a command for Apply: the room's clock moves time")
+	switch cmd.(type) {
+	case core.Wait, core.Settle, core.Poll, core.Commit:
+		return fmt.Errorf("%s blocks in virtual time: send it as a scenario line (Exec)", cmd.Kind())
 	}
 	at := s.c.Now()
 	if err := s.c.Apply(cmd); err != nil {
 		return err
 	}
 	line, err := scenario.FormatCommand(cmd)
-	if err != nil {
+	if err != nil || s.c.Pending() != nil {
+		// No scenario form, or applied inside another's blocking
+		// operation: a replay of the history would differ.
 		s.hist.incomplete = true
+	}
+	if err != nil {
 		line = ""
 	}
-	s.hist.add(at, s.c.Now(), line)
+	s.hist.add(at, at, line)
 	return nil
 }
 

@@ -105,8 +105,35 @@ func TestHistoryReplaysToTheSameState(t *testing.T) {
 	if err := r.Exec(ctx, "cmd", steps, func(res protocol.Result) { got <- res }); err != nil {
 		t.Fatal(err)
 	}
-	if res := <-got; !res.OK {
-		t.Fatalf("cmd failed: %+v", res)
+	// A command sent while the settle is in progress waits for it.
+	crash, _ := ParseCommands("crash broker 3")
+	crashed := make(chan protocol.Result, 1)
+	if err := r.Exec(ctx, "cmd", crash, func(res protocol.Result) { crashed <- res }); err != nil {
+		t.Fatal(err)
+	}
+	// The settle runs on the room's clock: it completes as time passes.
+	var cres protocol.Result
+	for i := 0; ; i++ {
+		select {
+		case cres = <-got:
+		case <-crashed:
+			t.Fatal("a command ran while another's settle was in progress")
+		default:
+		}
+		if cres.Type != "" {
+			break
+		}
+		if i == 1000 {
+			t.Fatal("settle did not complete in 1000 ticks")
+		}
+		fc.Tick(r, 10*time.Millisecond)
+	}
+	if !cres.OK {
+		t.Fatalf("cmd failed: %+v", cres)
+	}
+	fc.Tick(r, 10*time.Millisecond)
+	if res := <-crashed; !res.OK {
+		t.Fatalf("crash: %+v", res)
 	}
 	for i := 0; i < 20; i++ {
 		fc.Tick(r, 51*time.Millisecond)

@@ -27,6 +27,7 @@ type loopState struct {
 	faulted  bool
 
 	pending []core.Event // drained, not yet sent
+	lastErr string       // the last command's error, for `expect error`
 	lastSeq uint64       // last event sent
 	hist    history
 	jobs    []*job
@@ -168,13 +169,20 @@ func (s *loopState) advance(d int64) {
 }
 
 func (s *loopState) advanceTo(t int64) {
-	if s.faulted || t <= s.c.Now() {
-		return
+	// Never an Advance of 0 ms: every Advance is time passing, which the
+	// history writes as a wait, so a replay applies each command after
+	// the same timers.
+	for !s.faulted && t > s.c.Now() {
+		d, err := s.c.Advance(t - s.c.Now())
+		s.r.nowAtom.Store(s.c.Now())
+		if d != nil {
+			s.opDone(d)
+			s.runJobs() // at the instant the operation completed
+		}
+		if err != nil {
+			s.fault(err)
+		}
 	}
-	if err := s.c.Advance(t - s.c.Now()); err != nil {
-		s.fault(err)
-	}
-	s.r.nowAtom.Store(s.c.Now())
 }
 
 // fault stops the clock after the core hit an internal limit: the cluster
