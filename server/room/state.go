@@ -52,7 +52,8 @@ func (s *loopState) defaultCluster() core.Options {
 		o.Brokers = 3
 	}
 	if o.Version == "" {
-		o.Version = core.Versions[len(core.Versions)-1]
+		v := core.VersionNames() // the newest preset
+		o.Version = v[len(v)-1]
 	}
 	if o.Seed == 0 {
 		o.Seed = 1
