@@ -101,39 +101,29 @@ func TestHistoryReplaysToTheSameState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := make(chan protocol.Result, 1)
-	if err := r.Exec(ctx, "cmd", steps, func(res protocol.Result) { got <- res }); err != nil {
+	// Results in the order the room finished them.
+	order := make(chan string, 2)
+	var sres, cres protocol.Result
+	if err := r.Exec(ctx, "cmd", steps, func(res protocol.Result) { sres = res; order <- "settle" }); err != nil {
 		t.Fatal(err)
 	}
 	// A command sent while the settle is in progress waits for it.
 	crash, _ := ParseCommands("crash broker 3")
-	crashed := make(chan protocol.Result, 1)
-	if err := r.Exec(ctx, "cmd", crash, func(res protocol.Result) { crashed <- res }); err != nil {
+	if err := r.Exec(ctx, "cmd", crash, func(res protocol.Result) { cres = res; order <- "crash" }); err != nil {
 		t.Fatal(err)
 	}
 	// The settle runs on the room's clock: it completes as time passes.
-	var cres protocol.Result
-	for i := 0; ; i++ {
-		select {
-		case cres = <-got:
-		case <-crashed:
-			t.Fatal("a command ran while another's settle was in progress")
-		default:
-		}
-		if cres.Type != "" {
-			break
-		}
+	for i := 0; len(order) < 2; i++ {
 		if i == 1000 {
 			t.Fatal("settle did not complete in 1000 ticks")
 		}
 		fc.Tick(r, 10*time.Millisecond)
 	}
-	if !cres.OK {
-		t.Fatalf("cmd failed: %+v", cres)
+	if first := <-order; first != "settle" {
+		t.Fatal("a command ran while another's settle was in progress")
 	}
-	fc.Tick(r, 10*time.Millisecond)
-	if res := <-crashed; !res.OK {
-		t.Fatalf("crash: %+v", res)
+	if !sres.OK || !cres.OK || cres.At < sres.At {
+		t.Fatalf("settle %+v, crash %+v", sres, cres)
 	}
 	for i := 0; i < 20; i++ {
 		fc.Tick(r, 51*time.Millisecond)
