@@ -158,7 +158,11 @@ func (e *ctlEnv) dial(drive bool) (*client.Conn, error) {
 		}
 		tok = e.token
 	}
-	return e.c.Dial(e.ctx, code, tok)
+	conn, err := e.c.Dial(e.ctx, code, tok)
+	if err == nil && drive {
+		conn.IgnoreStream() // only the replies matter
+	}
+	return conn, err
 }
 
 func (e *ctlEnv) printJSON(v any) error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -44,6 +45,7 @@ type Conn struct {
 	nextID  int64
 	pending map[int64]chan Message
 	stream  chan Message
+	ignore  atomic.Bool // drop what is not a reply
 	done    chan struct{}
 	err     error
 }
@@ -108,12 +110,32 @@ func (c *Conn) read() {
 				continue
 			}
 		}
-		c.stream <- m
+		if !c.ignore.Load() {
+			c.stream <- m
+		}
+	}
+}
+
+// IgnoreStream drops every message that is not a reply from now on. A
+// client that only sends commands calls it: otherwise, once StreamBuffer
+// unread messages pile up, the connection stops reading and its replies
+// wait behind them.
+func (c *Conn) IgnoreStream() {
+	c.ignore.Store(true)
+	for {
+		select {
+		case <-c.stream:
+		default:
+			return
+		}
 	}
 }
 
 // Stream is every message that is not a reply, in order; it is closed
-// when the connection ends.
+// when the connection ends. Read it: a client that leaves StreamBuffer
+// messages unread stops reading the connection (replies too) until it
+// does; the server meanwhile drops it from the event stream and resyncs
+// it with a snapshot later. IgnoreStream is for clients that only drive.
 func (c *Conn) Stream() <-chan Message { return c.stream }
 
 // Done is closed when the connection has ended; Err says why.
