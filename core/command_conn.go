@@ -51,6 +51,10 @@ type BrokerRequest struct {
 	FindCoordinator      *FindCoordinatorRequest      `json:"findCoordinator,omitempty"`
 	OffsetCommit         *OffsetCommitRequest         `json:"offsetCommit,omitempty"`
 	OffsetFetch          *OffsetFetchRequest          `json:"offsetFetch,omitempty"`
+	JoinGroup            *JoinGroupRequest            `json:"joinGroup,omitempty"`
+	SyncGroup            *SyncGroupRequest            `json:"syncGroup,omitempty"`
+	Heartbeat            *HeartbeatRequest            `json:"heartbeat,omitempty"`
+	LeaveGroup           *LeaveGroupRequest           `json:"leaveGroup,omitempty"`
 	Other                *OtherRequest                `json:"other,omitempty"`
 }
 

@@ -116,5 +116,9 @@ type Reply struct {
 	FindCoordinator      *FindCoordinatorResponse      `json:"findCoordinator,omitempty"`
 	OffsetCommit         *OffsetCommitResponse         `json:"offsetCommit,omitempty"`
 	OffsetFetch          *OffsetFetchResponse          `json:"offsetFetch,omitempty"`
+	JoinGroup            *JoinGroupResponse            `json:"joinGroup,omitempty"`
+	SyncGroup            *SyncGroupResponse            `json:"syncGroup,omitempty"`
+	Heartbeat            *GroupErrorResponse           `json:"heartbeat,omitempty"`
+	LeaveGroup           *GroupErrorResponse           `json:"leaveGroup,omitempty"`
 	Other                *OtherResponse                `json:"other,omitempty"`
 }

@@ -34,6 +34,10 @@ func (x BrokerRequest) body() (extBody, error) {
 	add(x.FindCoordinator != nil, findCoordinatorBody{x.FindCoordinator})
 	add(x.OffsetCommit != nil, offsetCommitBody{x.OffsetCommit})
 	add(x.OffsetFetch != nil, offsetFetchBody{x.OffsetFetch})
+	add(x.JoinGroup != nil, joinGroupBody{x.JoinGroup})
+	add(x.SyncGroup != nil, syncGroupBody{x.SyncGroup})
+	add(x.Heartbeat != nil, heartbeatBody{x.Heartbeat})
+	add(x.LeaveGroup != nil, leaveGroupBody{x.LeaveGroup})
 	add(x.Other != nil, otherBody{x.Other})
 	if len(set) != 1 {
 		return nil, errors.New("want exactly one request body (produce, fetch, metadata, ...)")
@@ -71,6 +75,30 @@ func (x *BrokerRequest) cloneMore() {
 		cp := *o
 		cp.Partitions = slices.Clone(o.Partitions)
 		x.OffsetFetch = &cp
+	}
+	if j := x.JoinGroup; j != nil {
+		cp := *j
+		cp.Protocols, cp.Topics, cp.Owned = slices.Clone(j.Protocols), slices.Clone(j.Topics), slices.Clone(j.Owned)
+		x.JoinGroup = &cp
+	}
+	if s := x.SyncGroup; s != nil {
+		cp := *s
+		if s.Assignments != nil {
+			cp.Assignments = make(map[string][]GroupPartition, len(s.Assignments))
+			for k, v := range s.Assignments {
+				cp.Assignments[k] = slices.Clone(v)
+			}
+		}
+		x.SyncGroup = &cp
+	}
+	if h := x.Heartbeat; h != nil {
+		cp := *h
+		x.Heartbeat = &cp
+	}
+	if l := x.LeaveGroup; l != nil {
+		cp := *l
+		cp.MemberIDs = slices.Clone(l.MemberIDs)
+		x.LeaveGroup = &cp
 	}
 	if o := x.Other; o != nil {
 		cp := *o

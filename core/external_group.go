@@ -1,0 +1,206 @@
+package core
+
+import (
+	"slices"
+
+	"github.com/kafkasim/kafkasim/core/assign"
+)
+
+// The classic group protocol for outside consumers: JoinGroup, SyncGroup,
+// Heartbeat and LeaveGroup on the coordinator an outside connection
+// reaches, answered by the same GroupCoordinator logic the simulated
+// consumers use (coordinator_membership.go). Real clients assign
+// partitions themselves (the leader's SyncGroup carries the assignment),
+// so subscriptions and assignments cross as topics and partitions: the
+// protocol layer decodes and encodes the ConsumerProtocol bytes.
+
+// GroupPartition is one partition of a subscription's owned list or an
+// assignment.
+type GroupPartition struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+}
+
+// JoinGroupRequest joins (or rejoins) a group. MemberID "" asks for one
+// (MEMBER_ID_REQUIRED from 2.2, KIP-394); Protocols are the assignor
+// names in preference order; Topics and Owned are the subscription
+// (ConsumerProtocolSubscription) and Generation the one Owned is from.
+type JoinGroupRequest struct {
+	Group       string           `json:"group"`
+	MemberID    string           `json:"memberId"`
+	InstanceID  string           `json:"instanceId,omitempty"`
+	ClientID    string           `json:"clientId"`
+	SessionMs   int32            `json:"sessionMs"`
+	RebalanceMs int32            `json:"rebalanceMs"`
+	Protocols   []string         `json:"protocols"`
+	Topics      []string         `json:"topics"`
+	Owned       []GroupPartition `json:"owned,omitempty"`
+	Generation  int32            `json:"generation"`
+}
+
+// JoinGroupResponse is the new generation; the leader also gets every
+// member's subscription.
+type JoinGroupResponse struct {
+	Error      string            `json:"error,omitempty"`
+	Generation int32             `json:"generation"`
+	Protocol   string            `json:"protocol"`
+	Leader     string            `json:"leader"`
+	MemberID   string            `json:"memberId"`
+	Members    []JoinGroupMember `json:"members,omitempty"`
+}
+
+// JoinGroupMember is one member's subscription, for the leader.
+type JoinGroupMember struct {
+	MemberID   string           `json:"memberId"`
+	InstanceID string           `json:"instanceId,omitempty"`
+	Topics     []string         `json:"topics"`
+	Owned      []GroupPartition `json:"owned,omitempty"`
+	Generation int32            `json:"generation"`
+}
+
+// SyncGroupRequest ends a join; the leader's carries every member's
+// assignment.
+type SyncGroupRequest struct {
+	Group       string                      `json:"group"`
+	MemberID    string                      `json:"memberId"`
+	Generation  int32                       `json:"generation"`
+	Assignments map[string][]GroupPartition `json:"assignments,omitempty"`
+}
+
+// SyncGroupResponse is this member's assignment.
+type SyncGroupResponse struct {
+	Error      string           `json:"error,omitempty"`
+	Protocol   string           `json:"protocol,omitempty"`
+	Assignment []GroupPartition `json:"assignment"`
+}
+
+// HeartbeatRequest keeps a member's session alive.
+type HeartbeatRequest struct {
+	Group      string `json:"group"`
+	MemberID   string `json:"memberId"`
+	Generation int32  `json:"generation"`
+}
+
+// LeaveGroupRequest takes members out of a group (one per member id, as
+// the coordinator handles them).
+type LeaveGroupRequest struct {
+	Group     string   `json:"group"`
+	MemberIDs []string `json:"memberIds"`
+}
+
+// GroupErrorResponse is the answer of Heartbeat and LeaveGroup: one error
+// per request (LeaveGroup: per member, in request order, in Members).
+type GroupErrorResponse struct {
+	Error   string   `json:"error,omitempty"`
+	Members []string `json:"members,omitempty"`
+}
+
+type joinGroupBody struct{ r *JoinGroupRequest }
+
+func (b joinGroupBody) api() string    { return "JoinGroup" }
+func (b joinGroupBody) answered() bool { return true }
+func (b joinGroupBody) check() error {
+	return checkPartitionCount(len(b.r.Topics) + len(b.r.Owned) + len(b.r.Protocols))
+}
+func (b joinGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	r := b.r
+	client := r.ClientID
+	if client == "" {
+		client = cn.host.node.name
+	}
+	req := joinReq{group: r.Group, memberID: r.MemberID, client: client, instance: r.InstanceID,
+		protocols: slices.Clone(r.Protocols), sessionMs: int64(r.SessionMs), rebalanceMs: int64(r.RebalanceMs),
+		sub: assign.Member{InstanceID: r.InstanceID, Topics: slices.Clone(r.Topics), Generation: int(r.Generation)}}
+	for _, o := range r.Owned {
+		req.sub.Owned = append(req.sub.Owned, assign.TopicPartition{Topic: o.Topic, Partition: int(o.Partition)})
+	}
+	switch {
+	case r.Group == "":
+		done(&Reply{JoinGroup: &JoinGroupResponse{Error: "INVALID_GROUP_ID", Generation: -1}})
+		return
+	case len(r.Protocols) == 0:
+		done(&Reply{JoinGroup: &JoinGroupResponse{Error: "INCONSISTENT_GROUP_PROTOCOL", Generation: -1}})
+		return
+	case x.c.preset.offsetsInZK:
+		done(&Reply{JoinGroup: &JoinGroupResponse{Error: "COORDINATOR_NOT_AVAILABLE", Generation: -1}})
+		return
+	}
+	cn.broker.handleJoinGroup(req, func(res joinResult) {
+		out := &JoinGroupResponse{Error: res.err, Generation: int32(res.generation), Protocol: res.protocol,
+			Leader: res.leader, MemberID: res.memberID}
+		if res.err != "" && res.err != "MEMBER_ID_REQUIRED" {
+			out.Generation = -1
+		}
+		for _, m := range res.members {
+			jm := JoinGroupMember{MemberID: m.ID, InstanceID: m.InstanceID, Topics: slices.Clone(m.Topics), Generation: int32(m.Generation)}
+			for _, o := range m.Owned {
+				jm.Owned = append(jm.Owned, GroupPartition{Topic: o.Topic, Partition: int32(o.Partition)})
+			}
+			out.Members = append(out.Members, jm)
+		}
+		done(&Reply{JoinGroup: out})
+	})
+}
+
+type syncGroupBody struct{ r *SyncGroupRequest }
+
+func (b syncGroupBody) api() string    { return "SyncGroup" }
+func (b syncGroupBody) answered() bool { return true }
+func (b syncGroupBody) check() error {
+	n := 0
+	for _, a := range b.r.Assignments {
+		n += len(a) + 1
+	}
+	return checkPartitionCount(n)
+}
+func (b syncGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	r := b.r
+	var asg map[string][]*Partition
+	if r.Assignments != nil {
+		asg = map[string][]*Partition{}
+		for id, parts := range r.Assignments {
+			for _, gp := range parts {
+				if p, err := x.partition(gp.Topic, gp.Partition); err == "" {
+					asg[id] = append(asg[id], p)
+				}
+			}
+		}
+	}
+	cn.broker.handleSyncGroup(syncReq{group: r.Group, memberID: r.MemberID, generation: int(r.Generation), assignment: asg}, func(res syncResult) {
+		out := &SyncGroupResponse{Error: res.err, Assignment: []GroupPartition{}}
+		for _, p := range res.assignment {
+			out.Assignment = append(out.Assignment, GroupPartition{Topic: p.Topic.Name, Partition: int32(p.ID)})
+		}
+		if g, _ := cn.broker.groups.lookup(r.Group, false); g != nil {
+			out.Protocol = g.protocol
+		}
+		done(&Reply{SyncGroup: out})
+	})
+}
+
+type heartbeatBody struct{ r *HeartbeatRequest }
+
+func (b heartbeatBody) api() string    { return "Heartbeat" }
+func (b heartbeatBody) answered() bool { return true }
+func (b heartbeatBody) check() error   { return nil }
+func (b heartbeatBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	err := cn.broker.handleHeartbeat(heartbeatReq{group: b.r.Group, memberID: b.r.MemberID, generation: int(b.r.Generation)})
+	done(&Reply{Heartbeat: &GroupErrorResponse{Error: err}})
+}
+
+type leaveGroupBody struct{ r *LeaveGroupRequest }
+
+func (b leaveGroupBody) api() string    { return "LeaveGroup" }
+func (b leaveGroupBody) answered() bool { return true }
+func (b leaveGroupBody) check() error   { return checkPartitionCount(len(b.r.MemberIDs)) }
+func (b leaveGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	out := &GroupErrorResponse{Members: []string{}}
+	for _, id := range b.r.MemberIDs {
+		err := cn.broker.handleLeaveGroup(leaveReq{group: b.r.Group, memberID: id})
+		out.Members = append(out.Members, err)
+		if err == "NOT_COORDINATOR" || err == "GROUP_ID_NOT_FOUND" {
+			out.Error = err
+		}
+	}
+	done(&Reply{LeaveGroup: out})
+}

@@ -1,0 +1,64 @@
+package kafka
+
+// JoinGroup (key 11), v0-v7.
+//
+// The classic group protocol on the coordinator: the same
+// GroupCoordinator logic as the simulated consumers (generations,
+// MEMBER_ID_REQUIRED from 2.2 for v4+ clients, static membership v5+,
+// the initial rebalance delay, session and rebalance timeouts in
+// simulated time). Only the "consumer" protocol type is served: its
+// metadata is decoded to topics and owned partitions for the core, and
+// re-encoded for the leader, which assigns.
+
+import (
+	"github.com/kafkasim/kafkasim/core"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+func init() { register(11, 0, 7, handleJoinGroup) }
+
+func handleJoinGroup(cx *reqCtx, r kmsg.Request) (*plan, error) {
+	req := r.(*kmsg.JoinGroupRequest)
+	jr := &core.JoinGroupRequest{Group: req.Group, MemberID: req.MemberID, ClientID: cx.h.clientID,
+		SessionMs: req.SessionTimeoutMillis, RebalanceMs: req.RebalanceTimeoutMillis, Generation: -1}
+	if req.Version == 0 {
+		jr.RebalanceMs = req.SessionTimeoutMillis
+	}
+	if req.InstanceID != nil {
+		jr.InstanceID = *req.InstanceID
+	}
+	bad := req.ProtocolType != "consumer"
+	for i, p := range req.Protocols {
+		jr.Protocols = append(jr.Protocols, p.Name)
+		if i == 0 {
+			topics, owned, gen, ok := decodeSubscription(p.Metadata)
+			bad = bad || !ok
+			jr.Topics, jr.Owned, jr.Generation = topics, owned, gen
+		}
+	}
+	if bad {
+		jr.Protocols = nil // the core answers INCONSISTENT_GROUP_PROTOCOL
+	}
+	return &plan{req: core.BrokerRequest{JoinGroup: jr}, finish: func(rep *core.Reply) kmsg.Response {
+		resp := req.ResponseKind().(*kmsg.JoinGroupResponse)
+		a := rep.JoinGroup
+		if a == nil {
+			return resp
+		}
+		resp.ErrorCode, resp.Generation, resp.LeaderID, resp.MemberID = errCode(a.Error), a.Generation, a.Leader, a.MemberID
+		if a.Protocol != "" {
+			proto, typ := a.Protocol, "consumer"
+			resp.Protocol, resp.ProtocolType = &proto, &typ
+		}
+		for _, m := range a.Members {
+			rm := kmsg.NewJoinGroupResponseMember()
+			rm.MemberID, rm.ProtocolMetadata = m.MemberID, encodeSubscription(m)
+			if m.InstanceID != "" {
+				id := m.InstanceID
+				rm.InstanceID = &id
+			}
+			resp.Members = append(resp.Members, rm)
+		}
+		return resp
+	}}, nil
+}
