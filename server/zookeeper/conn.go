@@ -38,11 +38,22 @@ func newConn(s *Server, nc net.Conn) *conn {
 func (c *conn) close(why string) {
 	c.once.Do(func() {
 		c.closed.Store(true)
+		c.unbind()
 		close(c.done)
 		c.nc.Close()
 		c.s.forget(c)
 		if why != "" {
 			c.s.cfg.Logf("zookeeper: %s: connection closed: %s", c.nc.RemoteAddr(), why)
+		}
+	})
+}
+
+// unbind forgets which session the connection held, on the cluster's
+// goroutine (a connection closing on its own hands that over to it).
+func (c *conn) unbind() {
+	go c.s.do(func(*core.Cluster) {
+		if c.sid != 0 && c.s.bound[c.sid] == c {
+			delete(c.s.bound, c.sid)
 		}
 	})
 }
@@ -192,6 +203,12 @@ func (c *conn) connect(cl *core.Cluster, creq *connectRequest) {
 			}
 		}
 		c.sid = sess.ID
+		// A session lives on one connection: reconnecting moves it, and the
+		// server closes the old one (DisconnectReason.CLIENT_RECONNECT).
+		if old := c.s.bound[sess.ID]; old != nil && old != c {
+			old.close(fmt.Sprintf("session 0x%x moved to a new connection", sess.ID))
+		}
+		c.s.bound[sess.ID] = c
 		return func() { c.send(connectResponse(int32(sess.Timeout), sess.ID, sess.Passwd, c.ro)) }
 	})
 }

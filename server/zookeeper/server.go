@@ -65,6 +65,9 @@ type Server struct {
 	quit  chan struct{}
 	once  sync.Once
 	kraft kraftSessions
+	// bound maps a session to the connection holding it (on the cluster's
+	// goroutine only).
+	bound map[int64]*conn
 }
 
 // Listen starts a listener on addr (e.g. "127.0.0.1:2181") for the cluster
@@ -91,7 +94,7 @@ func Serve(ln net.Listener, d Driver, cfg Config) *Server {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	s := &Server{d: d, cfg: cfg, ln: ln, conns: map[*conn]bool{}, quit: make(chan struct{})}
+	s := &Server{d: d, cfg: cfg, ln: ln, conns: map[*conn]bool{}, bound: map[int64]*conn{}, quit: make(chan struct{})}
 	s.wg.Add(1)
 	go s.accept()
 	return s
