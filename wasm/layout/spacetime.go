@@ -39,6 +39,11 @@ type Stretch struct {
 // Ruler is the width of the time ruler left of the lanes.
 const Ruler = 54
 
+// zkClientHost is the core's host for outside ZooKeeper clients
+// (core.ZKClientHost): it gets a lane, beside zk's, while its messages
+// are in the scene.
+const zkClientHost = "zkcli"
+
 func buildSpace(s *scene.Scene, area Rect) *Space {
 	sp := &Space{Area: area, Span: float64(s.Span), byHost: map[string]int{}}
 	if sp.Span <= 0 {
@@ -53,12 +58,12 @@ func buildSpace(s *scene.Scene, area Rect) *Space {
 	meta := map[string]bool{}
 	for _, m := range s.Messages {
 		for _, h := range []string{m.From, m.To} {
-			if h == "zk" || h == "controller" {
+			if h == "zk" || h == "controller" || h == zkClientHost {
 				meta[h] = true
 			}
 		}
 	}
-	for _, h := range []string{"zk", "controller"} {
+	for _, h := range []string{"zk", zkClientHost, "controller"} {
 		if meta[h] {
 			hosts = append(hosts, h)
 		}
