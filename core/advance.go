@@ -95,12 +95,17 @@ func (c *Cluster) complete() *Done {
 // progress or when there was none); the driver then applies its next
 // command at that instant or advances again.
 //
-// The error is non-nil only when the cluster hit an internal limit (too
-// many timers, a zero-delay loop): the run is broken from then on. An
-// operation in progress then completes with that error.
+// One call advances at most MaxAdvance; a d outside 0..MaxAdvance is an
+// error and changes nothing. Otherwise the error is non-nil only when the
+// cluster hit an internal limit (too many timers, a zero-delay loop): the
+// run is broken from then on, and an operation in progress completes with
+// that error.
 func (c *Cluster) Advance(d int64) (*Done, error) {
 	if d < 0 {
 		return nil, fmt.Errorf("cannot go back in time (%d ms)", d)
+	}
+	if d > MaxAdvance {
+		return nil, fmt.Errorf("advance %d ms: at most %d (24 hours) at a time", d, int64(MaxAdvance))
 	}
 	end := satAdd(c.now, d)
 	var stop func() bool
@@ -133,8 +138,8 @@ func (c *Cluster) Exec(cmd Command) error {
 	if o == nil || o == before {
 		return nil
 	}
-	for c.pending == o { // one Advance to the deadline always completes it
-		d, err := c.Advance(o.Deadline - c.now)
+	for c.pending == o { // an Advance that reaches the deadline completes it
+		d, err := c.Advance(min(o.Deadline-c.now, MaxAdvance))
 		if d != nil {
 			return d.Err
 		}
@@ -182,6 +187,9 @@ func (c *Cluster) run(end int64, stop func() bool) bool {
 	}
 	return false
 }
+
+// MaxAdvance bounds one Advance (ms): the longest Wait.
+const MaxAdvance = MaxWait
 
 // satAdd is a+b for b >= 0, saturating at the largest time.
 func satAdd(a, b int64) int64 {

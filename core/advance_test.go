@@ -192,3 +192,15 @@ func TestCommandLogCopies(t *testing.T) {
 		t.Fatalf("logged at %d, now %d", log[n].At, c.Now())
 	}
 }
+
+// TestAdvanceBounds: one Advance covers 0..MaxAdvance; outside, nothing
+// happens and the error says why.
+func TestAdvanceBounds(t *testing.T) {
+	c := driverCluster(t)
+	now := c.Now()
+	for _, d := range []int64{-1, MaxAdvance + 1, 1 << 62} {
+		if _, err := c.Advance(d); err == nil || c.Now() != now {
+			t.Errorf("Advance(%d): %v, clock %d -> %d", d, err, now, c.Now())
+		}
+	}
+}

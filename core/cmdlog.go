@@ -67,7 +67,7 @@ func Replay(opts Options, log []Logged, to int64) (*Cluster, error) {
 		_ = c.Apply(e.Cmd) // a command that failed live fails again
 	}
 	for c.now < to {
-		if _, err := c.Advance(to - c.now); err != nil {
+		if _, err := c.Advance(min(to-c.now, MaxAdvance)); err != nil {
 			return nil, fmt.Errorf("replay: %v", err)
 		}
 	}
@@ -78,7 +78,7 @@ func Replay(opts Options, log []Logged, to int64) (*Cluster, error) {
 func (c *Cluster) replayTo(e Logged) error {
 	for c.now < e.At || c.fired < e.Fired || c.completed < e.Ops {
 		now, fired, ops := c.now, c.fired, c.completed
-		if _, err := c.Advance(e.At - c.now); err != nil {
+		if _, err := c.Advance(min(e.At-c.now, MaxAdvance)); err != nil {
 			return err
 		}
 		if c.now > e.At || c.fired > e.Fired || c.completed > e.Ops {

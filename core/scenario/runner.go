@@ -87,7 +87,7 @@ func (r *Runner) complete() {
 			r.running = nil
 			break
 		}
-		r.Advance(op.Deadline - r.c.Now())
+		r.Advance(min(op.Deadline-r.c.Now(), core.MaxAdvance))
 	}
 }
 
@@ -157,24 +157,21 @@ func (r *Runner) Begin(st *Step) error {
 // progress it stops at the instant the step's operation completes, records
 // the step's outcome exactly as Step would, and reports true. With no step
 // in progress it just lets time pass (events still go to the trace, and a
-// fault is returned). The error is only for a negative d or a missing
-// cluster.
+// fault is returned). Otherwise the error is for a d outside
+// 0..core.MaxAdvance or a missing cluster, and nothing happened.
 func (r *Runner) Advance(d int64) (bool, error) {
 	if r.c == nil {
 		return false, fmt.Errorf("no cluster yet")
 	}
-	if d < 0 {
-		return false, fmt.Errorf("cannot go back in time (%d ms)", d)
+	if d < 0 || d > core.MaxAdvance {
+		return false, fmt.Errorf("advance %d ms: want 0 to %d", d, int64(core.MaxAdvance))
 	}
 	done, err := r.c.Advance(d)
 	r.flush()
 	if r.running == nil {
 		return false, err
 	}
-	if done == nil && err != nil { // (a fault always completes the operation)
-		done = &core.Done{Err: err}
-	}
-	if done == nil {
+	if done == nil { // (a fault completes the operation too)
 		return false, nil
 	}
 	st := r.running
