@@ -6,6 +6,7 @@
 //	kafkasim site DIR        write the browser app as a static site
 //	kafkasim demo            run the bundled demo scenario and print its trace
 //	kafkasim run [-v] [-json] FILE   run a scenario; exit 1 if an expectation fails
+//	kafkasim lesson FILE...  parse a lesson (.md) and run every step on the core
 //	kafkasim simtest         simulation testing: random clusters, workloads and
 //	                         faults, invariants checked after every step
 package main
@@ -33,6 +34,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return ctlCmd(args[1:], stdout, stderr)
 	case "run":
 		return runCmd(args[1:], stdout, stderr)
+	case "lesson":
+		return lessonCmd(args[1:], stdout, stderr)
 	case "simtest":
 		return simtestCmd(args[1:], stdout, stderr)
 	case "demo":
@@ -62,6 +65,10 @@ func usage(w io.Writer) {
                                  run scenario files (.ksim) and print their traces;
                                  exit 1 if an expect fails; -json prints the steps,
                                  every event and the checker's findings as JSON lines
+  kafkasim lesson [-lang L] FILE...
+                                 check lesson files (Markdown with ksim steps, see
+                                 docs/lessons.md): parse, then run every step on the
+                                 core; exit 1 if the cluster disagrees with the text
   kafkasim simtest [--seeds N] [--seed S] [--preset P] [--unsafe] [-h for more]
                                  simulation testing: per seed a random cluster,
                                  workload and fault schedule, invariants checked
