@@ -102,6 +102,21 @@ class KafkasimError extends Error {
     traceHash() { return api.state().hash; },
     // scene returns the scene the canvas would get (see wasm/scene).
     scene(options = {}) { return call("scene", JSON.stringify(options)).scene; },
+    // lessons: the lesson pane's calls (wasm/app/lessons.go, docs/lessons.md):
+    // bundled lessons and a teacher's file parsed and rendered in the wasm,
+    // a step's checks and a prediction's choices judged on the live cluster,
+    // highlight targets resolved to canvas refs, the replay script for Back.
+    lessons: {
+      index(lang) { return call("lessonIndex", String(lang)); },
+      get(lang, id) { return call("lesson", String(lang), String(id)); },
+      parse(text, lang = "en") { return call("lessonParse", String(text), String(lang)); },
+      check(checks, lastErr = "") { return call("lessonCheck", JSON.stringify(checks || []), String(lastErr || "")); },
+      judge(step, lastErr = "") { return call("lessonJudge", JSON.stringify(step), String(lastErr || "")); },
+      refs(targets) { return call("lessonRefs", JSON.stringify(targets || [])); },
+      replay(lesson, at) { return call("lessonReplay", JSON.stringify(lesson), Number(at)); },
+    },
+    // busy: a settle, poll or commit is in progress (commands queue behind it).
+    busy() { return call("busy"); },
     // onChange(fn) calls fn(what) after every change made through the API
     // or the UI; returns an unsubscribe function.
     onChange(fn) { listeners.add(fn); return () => listeners.delete(fn); },

@@ -26,8 +26,10 @@ const App = {
       throw e;
     }
     this.wire();
+    Lessons.init();
     await this.loadExamples();
     await this.restore();
+    await Lessons.start();
     kafkasim._resolveReady();
     kafkasim.onChange(() => { this.sceneDirty = true; UI.dirty = true; });
     let last = performance.now();
@@ -99,7 +101,7 @@ const App = {
     this.sceneDirty = false;
     const frame = document.getElementById("canvas");
     if (!this.canvasReady || !frame.contentWindow) return;
-    const text = kafkasim._sceneText({ view: UI.view, hide: [...UI.hidden], selection: UI.selection || undefined, cells: 12 });
+    const text = kafkasim._sceneText({ view: UI.view, hide: [...UI.hidden], selection: UI.selection || undefined, highlights: UI.highlights || undefined, cells: 12 });
     if (text) frame.contentWindow.postMessage(text, location.origin === "null" ? "*" : location.origin);
   },
 

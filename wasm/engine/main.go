@@ -86,6 +86,14 @@ func wrap(name string, h handler) func(js.Value, []js.Value) any {
 	}
 }
 
+// lessonOrError answers a parsed lesson, or its error with the line.
+func lessonOrError(l any, ei *app.ErrorInfo) (any, error) {
+	if ei != nil {
+		return ei, nil
+	}
+	return l, nil
+}
+
 func str(args []js.Value, i int) string {
 	if i < len(args) && args[i].Type() == js.TypeString {
 		return args[i].String()
@@ -152,5 +160,17 @@ func handlers(e *app.Engine) map[string]handler {
 		"scene": func(a []js.Value) (any, error) {
 			return e.SceneJSON(str(a, 0))
 		},
+		// the lesson pane (wasm/app/lessons.go)
+		"lessonIndex": func(a []js.Value) (any, error) { return e.LessonIndex(str(a, 0)) },
+		"lesson":      func(a []js.Value) (any, error) { return e.Lesson(str(a, 0), str(a, 1)) },
+		"lessonParse": func(a []js.Value) (any, error) {
+			l, ei := e.LessonParse(str(a, 0), str(a, 1))
+			return lessonOrError(l, ei)
+		},
+		"lessonCheck":  func(a []js.Value) (any, error) { return e.LessonCheck(str(a, 0), str(a, 1)) },
+		"lessonJudge":  func(a []js.Value) (any, error) { return e.LessonJudge(str(a, 0), str(a, 1)) },
+		"lessonRefs":   func(a []js.Value) (any, error) { return e.LessonRefs(str(a, 0)) },
+		"lessonReplay": func(a []js.Value) (any, error) { return e.LessonReplay(str(a, 0), int(num(a, 1, 0))) },
+		"busy":         func(a []js.Value) (any, error) { return e.Busy(), nil },
 	}
 }
