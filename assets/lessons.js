@@ -21,8 +21,8 @@ const LessonText = {
     disagree: "The cluster did not do what this lesson says (a lesson file needing a fix):",
     assertion: "This step expected", got: "but the cluster has", ranCmds: "Commands this step runs:",
     whatYouSaw: "Sources", again: "Start again", index: "All lessons", doneMark: "done",
-    notLoaded: "Press Run to start the cluster.", lookAt: "Look at", parseError: "This lesson file has an error",
-    fileOnly: "opened from a file", progress: (s, n) => `${s}/${n}`, canvas: "on the canvas",
+    notLoaded: "Press Run to start the cluster.", lookAt: "On the canvas, look at:", parseError: "This lesson file has an error",
+    fileOnly: "opened from a file", progress: (s, n) => `${s}/${n}`,
   },
   zh: {
     lessons: "课程", open: "打开课程文件…", openURL: "从网址打开课程…",
@@ -35,8 +35,8 @@ const LessonText = {
     disagree: "集群的行为和课程描述不一致（课程文件需要修正）：",
     assertion: "这一步预期", got: "但集群实际是", ranCmds: "这一步运行的命令：",
     whatYouSaw: "参考资料", again: "从头再来", index: "全部课程", doneMark: "已完成",
-    notLoaded: "点“运行”启动集群。", lookAt: "请看", parseError: "这个课程文件有错误",
-    fileOnly: "从文件打开", progress: (s, n) => `${s}/${n}`, canvas: "画布上的",
+    notLoaded: "点“运行”启动集群。", lookAt: "请看画布上的：", parseError: "这个课程文件有错误",
+    fileOnly: "从文件打开", progress: (s, n) => `${s}/${n}`,
   },
 };
 
@@ -179,7 +179,7 @@ const Lessons = {
     this.updateButton();
     this.save({ lang });
     if (this.lesson && this.source && this.source.kind === "bundled") {
-      try { this.lesson = kafkasim.lessons.get(lang, this.source.id); } catch (e) { UI.toast(e.message); }
+      try { this.lesson = kafkasim.lessons.get(lang, this.source.id); App.setName(this.lesson.title); } catch (e) { UI.toast(e.message); }
     }
     if (this.view === "index") this.showIndex(); else this.render();
     this.markProgress();
@@ -194,6 +194,7 @@ const Lessons = {
     const l = this.lesson;
     this.i = i; this.phase = "ready"; this.pick = -1; this.judgement = null; this.lastErr = ""; this.warnings = [];
     const script = kafkasim.lessons.replay(l, i);
+    if (typeof Panels !== "undefined") Panels.story = null; // a story from later steps would not exist yet
     if (script) {
       kafkasim.pause();
       kafkasim.load(script);
@@ -424,8 +425,10 @@ const Lessons = {
       this.phase === "outro" ? h("button", { class: "ls-again", onclick: () => this.goTo(0) }, this.t("again")) :
         h("button", { class: "ls-next primary", disabled: canNext ? undefined : true, onclick: () => this.next() }, label));
     this.el.replaceChildren(this.head(), body, nav);
-    const sc = this.el.querySelector(".ls-body");
-    if (sc && this.phase !== "ready") sc.scrollTop = sc.scrollHeight;
+    // Keep the step in view: after a run, its box from the top (the
+    // question, the answers, the verdict), not the narration above it.
+    const box = this.el.querySelector(".ls-step");
+    if (box && this.phase !== "ready") box.scrollIntoView({ block: "start" });
   },
   renderClock() { /* the top bar clock follows kafkasim.now via App's frame loop */ },
   stepBox(st) {
@@ -438,7 +441,7 @@ const Lessons = {
         if (k === this.pick) cls += " picked";
         if (judged && c.correct) cls += " right";
         if (judged && k === this.pick && !c.correct) cls += " wrong";
-        box.append(h("label", { class: cls },
+        box.append(h("label", { class: cls, dataset: { k: String(k) } },
           h("input", { type: "radio", name: "ls-choice", checked: k === this.pick ? true : undefined, disabled: this.phase !== "ready" ? true : undefined,
             onchange: () => { this.pick = k; this.render(); } }),
           this.inline(c.label)));
@@ -450,7 +453,7 @@ const Lessons = {
           h("strong", {}, ok ? this.t("right") : this.t("wrong")), " ",
           ok ? null : [this.t("happened"), " ", this.inline(right.label)]));
         box.append(h("div", { class: "ls-why" }, this.inline(st.why)));
-        if (st.point && st.point.length) box.append(h("div", { class: "ls-point" }, this.t("lookAt"), " ", this.t("canvas"), ": ", st.point.map(targetText).join(", ")));
+        if (st.point && st.point.length) box.append(h("div", { class: "ls-point" }, this.t("lookAt"), " ", st.point.map(targetText).join(", ")));
       } else if (this.phase === "ready") box.append(h("div", { class: "ls-muted" }, this.t("pick")));
     } else if (st.kind === "act") {
       box.append(h("div", { class: "ls-task" }, h("strong", {}, this.t("task"), ": "), this.inline(st.task)));
@@ -481,10 +484,13 @@ function waitMs(line) {
   return Number(m[1]) * { ms: 1, s: 1000, m: 60000 }[m[2]];
 }
 
+// targetText names a highlighted element in the pane's language.
 function targetText(t) {
-  const names = { hw: "HW ", leo: "LEO ", zk: "ZooKeeper", controller: "controller" };
-  if (t.kind in names) return names[t.kind] + (t.name || "");
-  return t.kind + " " + t.name;
+  const zh = Lessons.lang === "zh";
+  const names = zh ?
+    { broker: "broker ", partition: "分区 ", replica: "副本 ", hw: "高水位 ", leo: "LEO ", record: "消息 ", producer: "生产者 ", consumer: "消费者 ", group: "消费组 ", zk: "ZooKeeper", controller: "controller" } :
+    { broker: "broker ", partition: "partition ", replica: "replica ", hw: "HW ", leo: "LEO ", record: "record ", producer: "producer ", consumer: "consumer ", group: "group ", zk: "ZooKeeper", controller: "controller" };
+  return (names[t.kind] || t.kind + " ") + (t.name || "");
 }
 
 window.Lessons = Lessons;
