@@ -91,6 +91,10 @@ func (c *Cluster) newConsumer(cmd NewConsumer) error {
 	if cmd.Group == "" {
 		conf.autoCommit = false
 	}
+	if cmd.Group != "" && !c.preset.offsetsInZK && conf.heartbeatMs >= conf.sessionMs {
+		// Heartbeat's constructor (0.9+): no such consumer is created.
+		return fmt.Errorf("consumer %s: KafkaException: Failed to construct kafka consumer: IllegalArgumentException: Heartbeat must be set lower than the session timeout (heartbeat.interval.ms=%d, session.timeout.ms=%d)", cmd.Name, conf.heartbeatMs, conf.sessionMs)
+	}
 	k := &Consumer{c: c, Name: cmd.Name, Group: cmd.Group, conf: conf, alive: true, pos: map[*Partition]int64{},
 		resetting: map[*Partition]bool{}, buffered: map[*Partition]int{}, fetching: map[int]bool{}, fetchSeq: map[int]int{}, lastPoll: c.now,
 		next: map[*Partition]int64{}, topics: cmd.Topics}
