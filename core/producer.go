@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -101,6 +102,9 @@ func (c *Cluster) producerConf(s settings, explicit map[string]string) (producer
 	if pc.partitioner == "default" {
 		pc.partitioner = c.preset.partitioner
 	}
+	if err := c.configureDeliveryTimeout(&pc, explicit); err != nil {
+		return pc, err
+	}
 	if !pc.idempotent {
 		return pc, nil
 	}
@@ -128,6 +132,30 @@ func (c *Cluster) producerConf(s settings, explicit map[string]string) (producer
 	}
 	pc.idempotent = false
 	return pc, nil
+}
+
+// configureDeliveryTimeout is KafkaProducer.configureDeliveryTimeout
+// (KIP-91, 2.1+): delivery.timeout.ms must cover linger.ms +
+// request.timeout.ms. A smaller value the user set is a ConfigException;
+// the default is raised to that sum. Before 2.1 there is no delivery
+// timeout (the presets set it to 0).
+func (c *Cluster) configureDeliveryTimeout(pc *producerConf, explicit map[string]string) error {
+	if c.preset.defaults["delivery.timeout.ms"] == "0" {
+		return nil
+	}
+	floor := min(pc.lingerMs+pc.requestTimeout, math.MaxInt32)
+	if pc.deliveryMs >= floor {
+		return nil
+	}
+	_, userSet := explicit["delivery.timeout.ms"]
+	if !userSet {
+		_, userSet = c.userSet["delivery.timeout.ms"]
+	}
+	if userSet {
+		return fmt.Errorf("ConfigException: delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms (%d < %d + %d)", pc.deliveryMs, pc.lingerMs, pc.requestTimeout)
+	}
+	pc.deliveryMs = floor
+	return nil
 }
 
 // send is KafkaProducer.send for count records.
