@@ -17,10 +17,17 @@ type isrChange struct {
 }
 
 // maybeExpandISR adds a follower that caught up: LEO >= HW and >= the start
-// of the leader's epoch (Partition.isFollowerInSync).
+// of the leader's epoch (Partition.isFollowerInSync). From 3.3 (KIP-841) a
+// KRaft leader also requires the follower to be ISR-eligible
+// (Partition.isReplicaIsrEligible: not fenced in its metadata cache), so
+// it does not propose a fenced broker that the controller would refuse
+// with INELIGIBLE_REPLICA, over and over.
 func (r *Replica) maybeExpandISR(id int) {
 	fs := r.followers[id]
 	if contains(r.isr, id) || r.pending != nil || fs.leo < r.hw || fs.leo < r.epochStart() {
+		return
+	}
+	if md := r.b.c.md; md.kraft && r.b.c.preset.kip841 && !md.live(id) {
 		return
 	}
 	r.requestISR(append(append([]int(nil), r.isr...), id), isrChange{kind: ISRExpand, brokers: []int{id}, reasons: []string{ISRCaughtUp},
