@@ -68,7 +68,9 @@ func (m *member) c() *Cluster { return m.k.c }
 // poll=auto, only during a poll command for poll=manual.
 func (m *member) active() bool { return !m.k.conf.manual || m.polling }
 
-func (m *member) pollStarted() { m.polling = true; m.ensure() }
+// pollStarted is the start of KafkaConsumer.poll: ConsumerCoordinator.poll
+// (join if needed, then auto-commit when due) runs before any fetch.
+func (m *member) pollStarted() { m.polling = true; m.ensure(); m.onPoll() }
 
 func (m *member) pollEnded() { m.polling = false }
 
@@ -311,6 +313,9 @@ func (m *member) onSync(res syncResult) {
 		return
 	}
 	m.state, m.rejoin, m.prepared = mStable, false, false
+	// ConsumerCoordinator.onJoinComplete: the auto-commit timer starts
+	// over (nextAutoCommitTimer.updateAndReset).
+	m.nextCommit = k.c.now + k.conf.autoCommitMs
 	sortParts(res.assignment)
 	var revoked []*Partition
 	for _, p := range m.owned {

@@ -114,8 +114,12 @@ func sameCounts(a, b map[string]int) bool {
 	return true
 }
 
-// onPoll runs at the end of each poll: auto-commit when due
-// (ConsumerCoordinator.maybeAutoCommitOffsetsAsync).
+// onPoll runs at the start of each poll: auto-commit when due
+// (ConsumerCoordinator.poll ends with maybeAutoCommitOffsetsAsync, and
+// KafkaConsumer.poll runs it before it fetches and returns records). So a
+// poll commits what earlier polls returned, never what it is about to
+// return: a consumer that crashes while processing redelivers those
+// records (at-least-once) instead of losing them.
 func (m *member) onPoll() {
 	k := m.k
 	if !k.conf.autoCommit || m.state != mStable || k.c.now < m.nextCommit {

@@ -127,6 +127,11 @@ func (k *Consumer) brokerReset(id int) {
 // batches): poll=auto hands them to the application at once, poll=manual
 // buffers them for the next poll.
 func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
+	if !k.conf.manual && k.member != nil {
+		// poll=auto: each fetch response is the application's next poll,
+		// which auto-commits what the previous ones returned first.
+		k.member.onPoll()
+	}
 	for i, fr := range res {
 		p := fr.p
 		pos, ok := k.pos[p]
@@ -199,12 +204,10 @@ func (k *Consumer) handOut(p *Partition, base int64, recs []log.Record) {
 	k.polled += len(recs)
 }
 
-// pollDone ends a poll: auto-commit runs if due.
+// pollDone ends a poll (max.poll.interval.ms counts from here); the
+// auto-commit ran at its start (member.onPoll).
 func (k *Consumer) pollDone() {
 	k.lastPoll = k.c.now
-	if k.member != nil {
-		k.member.onPoll()
-	}
 }
 
 // deliver returns up to n buffered records to the application (the end of
