@@ -153,6 +153,18 @@ func (c *Cluster) busyWhy(explain bool) string {
 			why = append(why, fmt.Sprintf("consumer %s is rebalancing", k.Name))
 		}
 	}
+	for _, b := range c.brokers {
+		// A running broker that can reach the metadata service but is not
+		// yet registered (or is fenced) will be back: a restarted broker
+		// waits out its old session first. Until then its replicas are out
+		// of every ISR, so the cluster has not settled.
+		if b.state == stateUp && !c.md.live(b.ID) && !c.net.cut(b.node, c.md.node) {
+			if !explain {
+				return "busy"
+			}
+			why = append(why, fmt.Sprintf("broker %d is not registered yet", b.ID))
+		}
+	}
 	for _, t := range c.order {
 		for _, p := range t.Partitions {
 			if w := c.partitionBusy(p, explain); w != "" {
