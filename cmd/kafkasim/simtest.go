@@ -167,6 +167,10 @@ func (r *simRunner) take(res *simtest.Result) {
 		}
 		if !seen {
 			r.failed = append(r.failed, failure{res, k})
+		}
+		// In safe mode every violating seed is named (each is a bug to
+		// fix); --unsafe names the first of each kind.
+		if !seen || !r.cfg.Unsafe {
 			fmt.Fprintf(r.stdout, "simtest: seed %d: %s\n", res.Seed, v)
 		}
 	}
