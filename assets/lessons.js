@@ -17,7 +17,7 @@ const LessonText = {
     step: (i, n) => `Step ${i} of ${n}`, pick: "Pick what you think will happen, then Run.",
     right: "Right.", wrong: "Not quite.", happened: "What happened:", running: "Running…",
     skip: "Skip the animation", task: "Your turn", done: "Done: the cluster shows it.",
-    waiting: "Waiting for the cluster to show it… (time runs; use the console or the canvas)",
+    waiting: "Do it in the console below or on the canvas; time starts running with your first command, and this step completes when the cluster shows it.",
     disagree: "The cluster did not do what this lesson says (a lesson file needing a fix):",
     assertion: "This step expected", got: "but the cluster has", ranCmds: "Commands this step runs:",
     whatYouSaw: "Sources", again: "Start again", index: "All lessons", doneMark: "done",
@@ -31,7 +31,7 @@ const LessonText = {
     step: (i, n) => `第 ${i} 步，共 ${n} 步`, pick: "先选出你认为会发生的情况，再点运行。",
     right: "答对了。", wrong: "不太对。", happened: "实际发生的是：", running: "运行中…",
     skip: "跳过动画", task: "轮到你了", done: "完成：集群已经显示出来了。",
-    waiting: "等待集群出现预期的状态……（时间在走；可以用控制台或画布操作）",
+    waiting: "在下方控制台或画布上操作；你输入第一条命令后时间开始走动，集群一出现预期的状态，这一步就完成了。",
     disagree: "集群的行为和课程描述不一致（课程文件需要修正）：",
     assertion: "这一步预期", got: "但集群实际是", ranCmds: "这一步运行的命令：",
     whatYouSaw: "参考资料", again: "从头再来", index: "全部课程", doneMark: "已完成",
@@ -98,6 +98,12 @@ const Lessons = {
       if (ev.key === "l" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); this.showIndex(); }
     });
     this.updateButton();
+    // During an act step the clock stands still while the learner reads;
+    // their first command starts it, so what they did plays out (and the
+    // check can come true) without a press of Play.
+    kafkasim.onChange((what) => {
+      if (this.phase === "acting" && (what === "command" || what === "fork") && !kafkasim.state().playing) kafkasim.play();
+    });
   },
 
   // start runs once the engine is ready: a ?lesson= link wins, then the
@@ -267,6 +273,9 @@ const Lessons = {
     return new Promise((resolve) => {
       let last = performance.now();
       const frame = (ts) => {
+        // The lesson owns the clock while a step runs: a press of Play
+        // would carry time past the step's own waits.
+        if (kafkasim.state().playing) kafkasim.pause();
         const left = target - kafkasim.now();
         if (left <= 0) { resolve(); return; }
         const dt = this.skipping ? Infinity : Math.min(100, Math.max(0, ts - last));

@@ -219,6 +219,8 @@ func TestLessonPane(t *testing.T) {
 	if s := p.state(); s.I != 4 || s.Phase != "acting" {
 		t.Fatalf("not acting: %+v", s)
 	}
+	p.click(".ls-actbtns button") // Hint
+	p.shot("lesson-en-act.png")
 	p.click(".ls-showme")
 	p.settle()
 	if s := p.state(); s.Phase != "done" {
