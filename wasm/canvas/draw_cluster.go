@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -239,9 +240,16 @@ func (d *drawer) markers(c *layout.Cluster, rb *layout.ReplicaBox, r *scene.Repl
 	} else if lx < hx+layout.TextW(hw)+6 {
 		lx = hx + layout.TextW(hw) + 6
 	}
+	// Keep both words inside the row, HW first.
+	if leo != "" {
+		lx = math.Min(lx, rb.Row.Right()-layout.TextW(leo)-2)
+		hx = math.Min(hx, lx-layout.TextW(hw)-6)
+	} else {
+		hx = math.Min(hx, rb.Row.Right()-layout.TextW(hw)-2)
+	}
 	hx = math.Max(hx, rb.Row.X+2)
 	g.text(dst, hw, hx, y, cInk)
-	if leo != "" && lx+layout.TextW(leo) <= rb.Row.Right()+2 {
+	if leo != "" && lx >= hx+layout.TextW(hw)+4 {
 		g.text(dst, leo, lx, y, cFaint)
 	}
 }
@@ -347,10 +355,12 @@ func (d *drawer) consumer(b layout.ClientBox, k *scene.Consumer) {
 	if k.Lag > 0 {
 		t += " lag " + strconv.FormatInt(k.Lag, 10)
 	}
-	if n := len(k.Assigned); n > 1 {
-		t += " " + strconv.Itoa(n) + "p"
-	} else if n == 1 {
-		t += " " + k.Assigned[0]
+	if a := assignedText(k.Assigned); a != "" {
+		if layout.TextW(t+" "+a) <= b.Box.W-8 {
+			t += " " + a
+		} else {
+			t += " " + strconv.Itoa(len(k.Assigned)) + " parts"
+		}
 	}
 	g.text(dst, layout.Fit(t, b.Box.W-8), b.Box.X+4, b.Box.Y+3, cInk)
 	if !k.Alive {
@@ -401,4 +411,25 @@ func (d *drawer) sprites(ss []layout.Sprite, bs []layout.Badge) {
 		g.frame(dst, r, 1, styleOf(b.Class).c)
 		g.textC(dst, t, r, cInk)
 	}
+}
+
+// assignedText writes partitions compactly: "orders-0,1 clicks-3".
+func assignedText(parts []string) string {
+	out, last := "", ""
+	for _, p := range parts {
+		i := strings.LastIndexByte(p, '-')
+		if i < 0 {
+			out += " " + p
+			last = ""
+			continue
+		}
+		topic, idx := p[:i], p[i+1:]
+		if topic == last {
+			out += "," + idx
+		} else {
+			out += " " + p
+			last = topic
+		}
+	}
+	return strings.TrimSpace(out)
 }

@@ -19,7 +19,7 @@ func (d *drawer) space(sp *layout.Space, now float64) {
 	g.frame(dst, sp.Area.Inset(2), 1, cRule)
 	plot := sp.Plot
 	// Ruler: a tick every step ms, labelled in seconds.
-	step := tickStep(sp.Span)
+	step := tickStep(sp.Span, math.Max(2, plot.H/26))
 	for t := math.Ceil((now-sp.Span)/step) * step; t <= now; t += step {
 		y := sp.Y(t, now)
 		g.rect(dst, layout.Rect{X: plot.X, Y: y, W: plot.W, H: 1}, rgb(0xEEEDE9))
@@ -104,11 +104,11 @@ func arrowHead(d *drawer, a, b layout.Pt, c color.Color) {
 }
 
 // tickStep is a round ruler step (1, 2 or 5 times a power of ten ms)
-// giving at most 10 ticks over span ms.
-func tickStep(span float64) float64 {
+// giving at most n ticks over span ms.
+func tickStep(span, n float64) float64 {
 	for e := 1.0; e < 1e12; e *= 10 {
 		for _, m := range []float64{1, 2, 5} {
-			if span/(m*e) <= 10 {
+			if span/(m*e) <= n {
 				return m * e
 			}
 		}
