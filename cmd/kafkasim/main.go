@@ -54,7 +54,9 @@ func usage(w io.Writer) {
   kafkasim                       serve (the same as kafkasim serve)
   kafkasim serve [--listen 127.0.0.1:8080] [--scenario FILE.ksim] [--speed X] [-h for more]
                                  serve the app and a room whose cluster runs on the
-                                 wall clock; prints the join code and control token
+                                 wall clock; prints the join code and control token;
+                                 ZooKeeper clients read its ensemble at 127.0.0.1:2181
+                                 (--zookeeper ADDR|off; docs/zookeeper.md)
   kafkasim ctl [-s URL] [-room CODE] [-token T] COMMAND ...
                                  drive and watch a server's room: create, cmd, load,
                                  tail, snapshot, history, reset, speed, advance,

@@ -58,6 +58,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	maxRooms := fs.Int("max-rooms", server.DefaultLimits.MaxRooms, "rooms at once")
 	maxClients := fs.Int("max-clients", server.DefaultLimits.MaxClientsPerRoom, "websocket clients per room")
 	noApp := fs.Bool("no-app", false, "do not build the browser app; serve the classroom page at /")
+	zkAddr := fs.String("zookeeper", defaultZooKeeper, "address for ZooKeeper clients (zkCli.sh, kazoo) to read the served cluster's simulated ensemble; off disables it")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -101,6 +102,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
 	printHowToOpen(stdout, ln.Addr().(*net.TCPAddr), srv, cfg)
+	if zs := startZooKeeper(*zkAddr, srv, stdout, stderr, cfg.Logf); zs != nil {
+		defer zs.Close()
+	}
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
