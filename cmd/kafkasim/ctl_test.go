@@ -26,7 +26,7 @@ func startServe(t *testing.T, args ...string) (string, string) {
 	var out, errb syncBuf
 	done := make(chan int, 1)
 	go func() {
-		done <- serve(ctx, append([]string{"--listen", "127.0.0.1:0", "--no-app", "--zookeeper", "off"}, args...), &out, &errb, func(a string) { addr <- a })
+		done <- serve(ctx, append([]string{"--listen", "127.0.0.1:0", "--no-app", "--zookeeper", "off", "--kafka-listen", "off"}, args...), &out, &errb, func(a string) { addr <- a })
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -251,7 +251,7 @@ func TestServeDefaultCluster(t *testing.T) {
 	}
 	bad := writeFile(t, "bad.ksim", "cluster brokers=3\nproduce\n")
 	var o, e bytes.Buffer
-	if c := serve(context.Background(), []string{"--listen", "127.0.0.1:0", "--no-app", "--zookeeper", "off", "--scenario", bad}, &o, &e, nil); c != 2 || !strings.Contains(e.String(), "bad.ksim:2:") {
+	if c := serve(context.Background(), []string{"--listen", "127.0.0.1:0", "--no-app", "--zookeeper", "off", "--kafka-listen", "off", "--scenario", bad}, &o, &e, nil); c != 2 || !strings.Contains(e.String(), "bad.ksim:2:") {
 		t.Fatalf("bad scenario: %d %s", c, e.String())
 	}
 }

@@ -57,6 +57,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	shareDir := fs.String("share-dir", "", "keep shared scenarios in this directory (default: in memory)")
 	maxRooms := fs.Int("max-rooms", server.DefaultLimits.MaxRooms, "rooms at once")
 	maxClients := fs.Int("max-clients", server.DefaultLimits.MaxClientsPerRoom, "websocket clients per room")
+	kafkaListen := fs.String("kafka-listen", "127.0.0.1:9092", "where simulated broker 1 listens for Kafka clients (broker N: port+N-1); off disables")
 	noApp := fs.Bool("no-app", false, "do not build the browser app; serve the classroom page at /")
 	zkAddr := fs.String("zookeeper", defaultZooKeeper, "address for ZooKeeper clients (zkCli.sh, kazoo) to read the served cluster's simulated ensemble; off disables it")
 	if err := fs.Parse(args); err != nil {
@@ -105,6 +106,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	if zs := startZooKeeper(*zkAddr, srv, stdout, stderr, cfg.Logf); zs != nil {
 		defer zs.Close()
 	}
+	defer startKafka(ctx, *kafkaListen, srv, stdout, stderr)()
 	if ready != nil {
 		ready(ln.Addr().String())
 	}

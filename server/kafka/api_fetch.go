@@ -65,7 +65,7 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			rp.Partition, rp.ErrorCode = p.Partition, errCode(p.Error)
 			rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = p.HighWatermark, p.LastStableOffset, p.LogStartOffset
 			rp.PreferredReadReplica = -1
-			var recs []byte
+			recs := []byte{} // never null: librdkafka rejects a null record set
 			for _, b := range p.Batches {
 				ob := outBatch{BaseOffset: b.BaseOffset, LeaderEpoch: b.PartitionLeaderEpoch, ProducerID: b.ProducerID,
 					ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: b.Timestamp}
