@@ -110,7 +110,8 @@ const Lessons = {
   // lesson the learner was in.
   async start() {
     const q = new URLSearchParams(location.search);
-    if (q.get("lang") && LessonText[q.get("lang")]) this.lang = q.get("lang");
+    if (q.get("lang") && LessonText[q.get("lang")]) { this.lang = q.get("lang"); this.save({ lang: this.lang }); }
+    this.updateButton();
     const want = q.get("lesson");
     if (want) {
       if (/^https?:\/\/|^\.?\//.test(want) || want.endsWith(".md")) await this.openURL(want, 0);

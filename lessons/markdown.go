@@ -8,6 +8,7 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
@@ -42,11 +43,11 @@ func (b *Block) Dump(source []byte, level int) {
 // *Block, and a renderer that writes a Block as
 // <div class="ksim-step" data-kind="KIND"><pre><code>BODY</code></pre></div>
 // (a static view; the lesson pane runs the steps instead).
-var Extension goldmark.Extender = extension{}
+var Extension goldmark.Extender = ksimExtension{}
 
-type extension struct{}
+type ksimExtension struct{}
 
-func (extension) Extend(m goldmark.Markdown) {
+func (ksimExtension) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(transformer{}, 100)))
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(blockRenderer{}, 100)))
 }
@@ -98,10 +99,13 @@ func (blockRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 }
 
 // markdown is the converter lessons use: CommonMark plus the ksim
-// extension; raw HTML is not rendered and dangerous link schemes are
-// dropped (goldmark's defaults), so a lesson opened from a URL cannot run
-// script in the page.
-var markdown = goldmark.New(goldmark.WithExtensions(Extension))
+// extension, and CJK line breaking (a line break between two Chinese
+// characters is no space, as Chinese is written; between a Latin word and
+// a Chinese one it stays a space). Raw HTML is not rendered and dangerous
+// link schemes are dropped (goldmark's defaults), so a lesson opened from
+// a URL cannot run script in the page.
+var markdown = goldmark.New(goldmark.WithExtensions(Extension,
+	extension.NewCJK(extension.WithEastAsianLineBreaks(extension.EastAsianLineBreaksSimple))))
 
 // inline renders a directive's text as inline Markdown (no <p>).
 func inline(s string) string {

@@ -105,3 +105,18 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestChineseLineBreaks: a source line break between Chinese characters
+// renders as nothing (Chinese has no spaces between words); next to a
+// Latin word it stays a space.
+func TestChineseLineBreaks(t *testing.T) {
+	src := strings.Replace(good, "Intro *text*.", "段内的位移索引是稀疏\n的：它的字节\n位置，写了 offset\n之后", 1)
+	l, err := Parse([]byte(src), "zh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := l.Steps[0].Narration
+	if !strings.Contains(n, "稀疏的") || !strings.Contains(n, "字节位置") || !strings.Contains(n, "offset\n之后") && !strings.Contains(n, "offset 之后") {
+		t.Errorf("line breaks: %q", n)
+	}
+}

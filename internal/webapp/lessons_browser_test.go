@@ -274,3 +274,34 @@ func TestLessonPane(t *testing.T) {
 		t.Fatalf("after a reload the cluster was not rebuilt: %d brokers", brokers)
 	}
 }
+
+// TestLessonPanelAndHighlights opens a lesson by link at a later step (the
+// cluster is rebuilt by replaying the steps before it), runs it, and checks
+// that its panel opened (the segment files of t-0@1, with segment 20) and
+// that its highlight reached the scene the canvas draws.
+func TestLessonPanelAndHighlights(t *testing.T) {
+	p := newLessonPage(t)
+	p.open(p.base + "?lesson=segments-and-index&lang=zh&step=2")
+	if s := p.state(); s.I != 2 || s.Lang != "zh" || s.Phase != "ready" {
+		t.Fatalf("the link did not open step 3: %+v", s)
+	}
+	var segs int
+	p.js(&segs, `kafkasim.segments("t-0", 1).log.segments.length`)
+	if segs != 2 {
+		t.Fatalf("replayed cluster has %d segments, want 2 (0 and 20)", segs)
+	}
+	p.click(".ls-next")
+	p.settle()
+	var tab, files string
+	p.js(&tab, `UI.currentTab`)
+	p.js(&files, `document.getElementById("pane-files").innerText`)
+	if tab != "files" || !strings.Contains(files, "00000000000000000020") {
+		t.Fatalf("the step's segments panel did not open: tab %q\n%s", tab, files)
+	}
+	var lit []map[string]any
+	p.js(&lit, `kafkasim.scene({highlights: UI.highlights}).highlights || []`)
+	if len(lit) != 1 || lit[0]["kind"] != "replica" || lit[0]["partition"] != "t-0" {
+		t.Fatalf("highlights in the scene: %v", lit)
+	}
+	p.shot("lesson-zh-segments.png")
+}
