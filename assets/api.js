@@ -32,6 +32,14 @@ class KafkasimError extends Error {
     if (!engine) return { error: { msg: "the engine is not ready yet" } };
     return JSON.parse(engine[name](...args));
   }
+  function firstComment(text) {
+    for (const l of text.split("\n")) {
+      const t = l.trim();
+      if (t.startsWith("#")) return t.replace(/^#+\s*/, "");
+      if (t) return "";
+    }
+    return "";
+  }
   function changed(what) {
     for (const fn of listeners) {
       try { fn(what); } catch (e) { console.error("kafkasim listener:", e); }
@@ -41,8 +49,14 @@ class KafkasimError extends Error {
   const api = {
     ready,
     KafkasimError,
+    name: "", // what the session is called (the script's first comment, or the example's name)
     // load replaces the session with a scenario script (text of a .ksim).
-    load(text) { call("load", String(text)); changed("load"); return api.state(); },
+    load(text, name) {
+      call("load", String(text));
+      api.name = name || firstComment(String(text)) || "scenario";
+      changed("load");
+      return api.state();
+    },
     // command runs one scenario-language line now; in the past it forks.
     command(line) {
       const r = soft("command", String(line));
@@ -88,7 +102,10 @@ class KafkasimError extends Error {
     },
     openShare(urlOrFragment) {
       const f = String(urlOrFragment).replace(/^[^#]*#/, "");
-      call("openShare", f); changed("load"); return api.state();
+      call("openShare", f);
+      api.name = "shared session: " + (firstComment(api.script()) || "scenario");
+      changed("load");
+      return api.state();
     },
     branches() { return api.state().branches; },
     switchBranch(id) { const r = call("switch", Number(id)); changed("switch"); return r; },

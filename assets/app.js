@@ -31,7 +31,11 @@ const App = {
     await this.restore();
     await Lessons.start();
     kafkasim._resolveReady();
-    kafkasim.onChange(() => { this.sceneDirty = true; UI.dirty = true; });
+    kafkasim.onChange((what) => {
+      this.sceneDirty = true;
+      UI.dirty = true;
+      if (what === "load") this.setName(kafkasim.name);
+    });
     let last = performance.now();
     const frame = (ts) => {
       const dt = Math.max(0, ts - last);
@@ -45,13 +49,13 @@ const App = {
   async restore() {
     const hash = location.hash.slice(1);
     if (hash.includes("ksim=")) {
-      try { kafkasim.openShare(hash); this.setName("shared session"); return; } catch (e) { UI.toast("The share link does not open: " + e.message); }
+      try { kafkasim.openShare(hash); this.setName(kafkasim.name); return; } catch (e) { UI.toast("The share link does not open: " + e.message); }
     }
     const saved = sessionStorage.getItem("kafkasim.session");
     if (saved) {
       try {
         const s = JSON.parse(saved);
-        kafkasim.load(s.script);
+        kafkasim.load(s.script, s.name);
         kafkasim.seek(s.at || 0);
         this.setName(s.name || "restored session");
         if (s.playing) kafkasim.play();
@@ -59,8 +63,8 @@ const App = {
       } catch (e) { console.warn("restore:", e); }
     }
     const text = await (await fetch("assets/welcome.ksim")).text();
-    kafkasim.load(text);
-    this.setName("welcome: a live cluster");
+    kafkasim.load(text, "welcome: a live cluster");
+    this.setName(kafkasim.name);
     kafkasim.play();
   },
 
@@ -242,6 +246,7 @@ const App = {
   },
   loadText(text, name) {
     const r = kafkasim._soft("load", text);
+    kafkasim.name = name;
     if (r.error) {
       UI.echo(`${name}: line ${r.error.line || "?"}, column ${r.error.col || "?"}: ${r.error.msg}`, "err");
       UI.toast("The scenario does not load: " + r.error.msg);
