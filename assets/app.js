@@ -34,7 +34,14 @@ const App = {
     kafkasim.onChange((what) => {
       this.sceneDirty = true;
       UI.dirty = true;
-      if (what === "load") this.setName(kafkasim.name);
+      if (what === "load") {
+        this.setName(kafkasim.name);
+        Panels.story = null;
+        Panels.compareWith = null;
+        UI.divergeAt = -1;
+        UI.selection = null;
+        this.marksCount = -1;
+      }
     });
     let last = performance.now();
     const frame = (ts) => {
@@ -104,8 +111,8 @@ const App = {
   postScene() {
     this.sceneDirty = false;
     const frame = document.getElementById("canvas");
-    if (!this.canvasReady || !frame.contentWindow) return;
-    const text = kafkasim._sceneText({ view: UI.view, hide: [...UI.hidden], selection: UI.selection || undefined, highlights: UI.highlights || undefined, cells: 12 });
+    if (!this.canvasReady || !frame || !frame.contentWindow) return;
+    const text = kafkasim._sceneText({ view: UI.view, hide: [...UI.hidden], selection: UI.selection || undefined, highlights: UI.highlights || undefined, cells: 12, span: UI.span });
     if (text) frame.contentWindow.postMessage(text, location.origin === "null" ? "*" : location.origin);
   },
 
@@ -285,7 +292,7 @@ const App = {
       case "frame": if (this.firstFrameMs === null) this.firstFrameMs = m.ms; break;
       case "click": this.onCanvasClick(m, frame.left + m.x, frame.top + m.y); break;
       case "hover":
-        if (!m.kind) { hideExplain(); break; }
+        if (!m.kind || UI.menuOpen()) { hideExplain(); break; }
         showExplain(explainKey(m), frame.left + m.x, frame.top + m.y, this.hoverExtra(m));
         break;
       case "key": UI.onKey({ key: m.key, target: null, ctrlKey: m.ctrl, metaKey: m.meta, altKey: m.alt }); break;
@@ -379,6 +386,7 @@ const App = {
         this.sceneDirty = true;
       } }, c));
     }
+    $("span").onchange = (e) => { UI.span = Number(e.target.value); this.sceneDirty = true; };
     $("act-produce").onclick = () => UI.produceDialog();
     $("act-consumer").onclick = () => UI.consumerDialog();
     $("act-split").onclick = () => UI.splitDialog();
@@ -408,15 +416,24 @@ const App = {
     });
     window.addEventListener("message", (e) => {
       const frame = $("canvas");
-      if (e.source !== frame.contentWindow) return;
+      if (!frame || e.source !== frame.contentWindow) return;
       this.onCanvas(e.data);
     });
-    $("canvas").addEventListener("load", () => {
+    if ($("canvas")) $("canvas").addEventListener("load", () => {
       // a reload of the canvas (WebGL context lost) needs the scene again
+      this.canvasReady = false;
       this.sceneDirty = true;
     });
     window.addEventListener("beforeunload", () => this.persistNow());
-    fetch("canvas.html", { method: "HEAD" }).then((r) => { if (!r.ok) { $("canvas-missing").hidden = false; $("canvas").hidden = true; } });
+    // ?canvas=0: panels only (no WebGL needed; the tests use it where the
+    // picture is not the point)
+    if (new URLSearchParams(location.search).get("canvas") === "0") {
+      $("canvas").remove();
+      $("canvas-missing").textContent = "The canvas is off (?canvas=0): the panels on the right show everything in text.";
+      $("canvas-missing").hidden = false;
+    } else {
+      fetch("canvas.html", { method: "HEAD" }).then((r) => { if (!r.ok) { $("canvas-missing").hidden = false; $("canvas").hidden = true; } });
+    }
   },
 };
 window.App = App;

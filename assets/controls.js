@@ -7,6 +7,7 @@
 const UI = {
   selection: null, // scene Ref of the selected element
   view: "cluster",
+  span: 2000, // virtual ms the space-time view shows
   hidden: new Set(),
   history: [],
   histPos: 0,
@@ -99,7 +100,11 @@ const UI = {
     document.getElementById("dialog").hidden = true;
     document.getElementById("scenario-dropdown").hidden = true;
   },
+  menuOpen() {
+    return !document.getElementById("menu").hidden || !document.getElementById("dialog").hidden;
+  },
   menuAt(x, y, title, items) {
+    hideExplain();
     const m = document.getElementById("menu");
     m.replaceChildren(h("div", { class: "menu-title" }, title));
     for (const it of items) {

@@ -46,9 +46,9 @@ type browser struct {
 	out  string
 }
 
-func newBrowser(t *testing.T) *browser {
+// serve builds the app and serves it on a free loopback port.
+func serve(t *testing.T) string {
 	t.Helper()
-	bin := chromium(t)
 	app, err := webapp.Build(webapp.Options{Log: testLog{t}})
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +60,12 @@ func newBrowser(t *testing.T) *browser {
 	srv := &http.Server{Handler: app}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String() + "/"
+}
+
+func newBrowser(t *testing.T, base string) *browser {
+	t.Helper()
+	bin := chromium(t)
 	out := os.Getenv("KAFKASIM_SCREENSHOTS")
 	if out == "" {
 		out = filepath.Join(os.TempDir(), "kafkasim-browser-test")
@@ -77,9 +83,9 @@ func newBrowser(t *testing.T) *browser {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 150*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, 200*time.Second)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
-	return &browser{t: t, ctx: ctx, base: "http://" + ln.Addr().String() + "/", out: out}
+	return &browser{t: t, ctx: ctx, base: base, out: out}
 }
 
 type testLog struct{ t *testing.T }
@@ -197,11 +203,12 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	b := newBrowser(t)
 	start := time.Now()
-	b.open(b.base)
-	b.js(nil, `new Promise(r => setTimeout(() => r(true), 1500))`) // the welcome cluster moves
-	b.shot("01-welcome")
+	base := serve(t)
+	// The engine's part, with the canvas off (?canvas=0): software GL
+	// would share the page's main thread with every call.
+	b := newBrowser(t, base)
+	b.open(base + "?canvas=0")
 	acks1 := b.scenario("acks1-leader-death")
 	b.js(nil, fmt.Sprintf(`kafkasim.load(%q), kafkasim.runUntilDone(), true`, acks1))
 
@@ -239,10 +246,6 @@ func TestBrowser(t *testing.T) {
 		if len(evs) != 1 || !strings.Contains(evs[0].Text, "orders-0@1 truncate to 2, dropping m3") {
 			t.Errorf("the old leader did not truncate: %+v", evs)
 		}
-		b.js(nil, `UI.openStory("m3"), true`)
-		b.shot("02-acks1-story-m3")
-		b.js(nil, `UI.tab("files"), true`)
-		b.shot("03-acks1-files")
 	})
 
 	t.Run("seek back and forward gives the live run", func(t *testing.T) {
@@ -259,7 +262,6 @@ func TestBrowser(t *testing.T) {
 		if brokers[0].State != "crashed" {
 			t.Errorf("at 20s broker 1 is %s", brokers[0].State)
 		}
-		b.shot("04-seek-back-20s")
 		b.js(nil, fmt.Sprintf(`kafkasim.seek(%d)`, liveState.Now))
 		if got := b.snapshot(); got != live {
 			t.Errorf("snapshot after seek back and forward differs from the live run:\n%s\n%s", got, live)
@@ -293,8 +295,6 @@ func TestBrowser(t *testing.T) {
 		if cmp.DivergeAt != 900 {
 			t.Errorf("diverge at %d, want 900", cmp.DivergeAt)
 		}
-		b.js(nil, `UI.tab("branches"), Panels.renderCompare(2, 1), true`)
-		b.shot("05-fork-compare")
 		b.js(nil, `kafkasim.switchBranch(1)`)
 		b.js(nil, fmt.Sprintf(`kafkasim.seek(%d)`, before.Now))
 		if got := b.state(); got.Hash != before.Hash || got.Branch != 1 {
@@ -311,7 +311,6 @@ func TestBrowser(t *testing.T) {
 		if hidden {
 			t.Errorf("? did not open the help")
 		}
-		b.shot("06-help")
 		b.run(chromedp.KeyEvent("\u001b")) // Escape
 		b.js(&hidden, `document.getElementById("help").hidden`)
 		if !hidden {
@@ -351,7 +350,7 @@ func TestBrowser(t *testing.T) {
 			t.Fatalf("share link %q", link)
 		}
 		want, wantState := b.snapshot(), b.state()
-		b.open(link)
+		b.open(strings.Replace(link, "/#", "/?canvas=0#", 1))
 		if got := b.state(); got.Hash != wantState.Hash || got.Now != wantState.Now {
 			t.Errorf("the link opens t=%d hash %s, want t=%d %s", got.Now, got.Hash, wantState.Now, wantState.Hash)
 		}
@@ -359,24 +358,43 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("the link opens another snapshot")
 		}
 		// a reload keeps the session (sessionStorage), even without the fragment
-		b.js(nil, `App.persistNow(), history.replaceState(null, "", location.pathname), true`)
-		b.open(b.base)
+		b.js(nil, `App.persistNow(), history.replaceState(null, "", location.pathname + location.search), true`)
+		b.open(base + "?canvas=0")
 		if got := b.state(); got.Hash != wantState.Hash {
 			t.Errorf("a reload lost the session: hash %s, want %s", got.Hash, wantState.Hash)
 		}
 	})
 
+	// The learner's page, canvas and all.
+	b = newBrowser(t, base)
+	b.open(base)
+	var ready bool
+	b.js(&ready, `new Promise(r => { const t0 = Date.now(); (function w() { if (App.canvasReady) r(true); else if (Date.now() - t0 > 30000) r(false); else setTimeout(w, 100); })(); })`)
+	if !ready {
+		t.Fatal("the canvas never said ready")
+	}
+	b.js(nil, `new Promise(r => setTimeout(() => r(true), 1500))`) // the welcome cluster moves
+	b.shot("01-welcome")
+	t.Run("screenshots of the acks=1 story", func(t *testing.T) {
+		b.t = t
+		b.js(nil, fmt.Sprintf(`kafkasim.load(%q), kafkasim.runUntilDone(), UI.openStory("m3"), true`, acks1))
+		b.shot("02-acks1-story-m3")
+		b.js(nil, `UI.tab("files"), true`)
+		b.shot("03-acks1-files")
+		b.js(nil, `kafkasim.seek(1050), UI.tab("events"), true`)
+		b.shot("04-seek-back-1s-m3-only-on-leader")
+		b.js(nil, `kafkasim.seek(900), kafkasim.command("crash broker 3"), kafkasim.runUntilDone(), UI.tab("branches"), Panels.renderCompare(2, 1), true`)
+		b.shot("05-fork-compare")
+		b.js(nil, `kafkasim.switchBranch(1), kafkasim.seek(1000), kafkasim.advance(12), App.setView("spacetime"), true`)
+		b.shot("06-spacetime")
+		b.js(nil, `App.setView("cluster"), UI.toggleHelp(true), true`)
+		b.shot("07-help")
+		b.js(nil, `UI.toggleHelp(false), true`)
+	})
+
 	t.Run("a mouse click on a broker crashes it", func(t *testing.T) {
 		b.t = t
-		if resp, err := http.Get(b.base + "canvas.html"); err != nil || resp.StatusCode != 200 {
-			t.Skip("no canvas in this tree")
-		}
 		b.js(nil, fmt.Sprintf(`kafkasim.load(%q), kafkasim.advance(1000), true`, acks1))
-		var ready bool
-		b.js(&ready, `new Promise(r => { const t0 = Date.now(); (function w() { if (App.canvasReady) r(true); else if (Date.now() - t0 > 20000) r(false); else setTimeout(w, 100); })(); })`)
-		if !ready {
-			t.Fatal("the canvas never said ready")
-		}
 		var at *struct{ X, Y float64 }
 		b.js(&at, `App.where({kind: "broker", broker: 2})`)
 		if at == nil {
@@ -384,11 +402,16 @@ func TestBrowser(t *testing.T) {
 		}
 		b.run(chromedp.MouseClickXY(at.X, at.Y))
 		var menu struct{ X, Y float64 }
-		b.js(&menu, `new Promise(r => setTimeout(() => { const m = document.getElementById("menu"); const btn = m.hidden ? null : m.querySelector("button"); if (!btn) return r(null); const q = btn.getBoundingClientRect(); r({X: q.left + q.width / 2, Y: q.top + q.height / 2}); }, 300))`)
+		// the canvas sees the click on its next update (a few frames in software GL)
+		b.js(&menu, `new Promise(r => { const t0 = Date.now(); (function w() {
+			const m = document.getElementById("menu"); const btn = m.hidden ? null : m.querySelector("button");
+			if (btn) { const q = btn.getBoundingClientRect(); return r({X: q.left + q.width / 2, Y: q.top + q.height / 2}); }
+			if (Date.now() - t0 > 15000) return r(null);
+			setTimeout(w, 100); })(); })`)
 		if menu.X == 0 {
 			t.Fatal("clicking broker 2 opened no menu")
 		}
-		b.shot("07-broker-menu")
+		b.shot("08-broker-menu")
 		b.run(chromedp.MouseClickXY(menu.X, menu.Y))
 		var st string
 		b.js(&st, `kafkasim.snapshot().brokers[1].state`)
@@ -396,7 +419,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("broker 2 is %s after clicking Crash", st)
 		}
 		b.js(nil, `kafkasim.advance(20000), true`)
-		b.shot("08-broker-2-crashed")
+		b.shot("09-broker-2-crashed")
 	})
 	t.Logf("browser tests took %s", time.Since(start).Round(time.Millisecond))
 }

@@ -23,7 +23,7 @@ const (
 	MaxSpeed = 100
 	// MaxFrameMs caps one frame's wall time (a tab back from the
 	// background must not jump minutes ahead).
-	MaxFrameMs = 100
+	MaxFrameMs = 250
 )
 
 // Engine is one page's engine.
