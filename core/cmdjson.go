@@ -31,6 +31,7 @@ var commandKinds = []Command{
 	Assign{}, Poll{}, Commit{}, CloseConsumer{}, CrashConsumer{}, CrashBroker{},
 	PowerOff{}, Restart{}, Pause{}, Resume{}, NetSplit{}, NetHeal{}, NetDelay{},
 	NetDrop{}, Wait{}, Settle{},
+	OpenConn{}, CloseConn{}, BrokerRequest{}, // command_conn.go
 }
 
 // limits are the codec's limits for strictjson.

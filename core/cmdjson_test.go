@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/kafkasim/kafkasim/core/log"
 )
 
 func cmdStrPtr(s string) *string { return &s }
@@ -41,6 +43,17 @@ func cmdSamples() []Command {
 		NetDrop{From: "p1", To: "1", Count: 1},
 		Wait{Duration: 1000},
 		Settle{Max: 60000},
+		OpenConn{Conn: "kc1", Host: "app", Broker: 2},
+		CloseConn{Conn: "kc1"},
+		BrokerRequest{Conn: "kc1", Correlation: 7, Produce: &ProduceRequest{Acks: -1, TimeoutMs: 30000,
+			Partitions: []ProducePartition{{Topic: "orders", Partition: 1, ProducerID: -1, ProducerEpoch: -1, BaseSequence: -1,
+				Records: []log.Record{{Key: "k", Value: "v", HasKey: true}, {Value: "w"}}}}}},
+		BrokerRequest{Conn: "kc1", Correlation: 8, Fetch: &FetchRequest{MaxWaitMs: 500, MinBytes: 1, MaxBytes: 1 << 20,
+			Partitions: []FetchPartition{{Topic: "orders", Partition: 1, FetchOffset: 4}}}},
+		BrokerRequest{Conn: "kc1", Correlation: 9, SyncGroup: &SyncGroupRequest{Group: "g", MemberID: "m", Generation: 2,
+			Assignments: map[string][]GroupPartition{"m": {{Topic: "orders", Partition: 0}}}}},
+		BrokerRequest{Conn: "kc1", Correlation: 10, FindCoordinator: &FindCoordinatorRequest{Key: "g", KeyType: 0},
+			Metadata: &MetadataRequest{Topics: []string{"orders"}, AllowAutoCreate: true}},
 	}
 }
 
@@ -88,14 +101,18 @@ func TestCommandEncodeExamples(t *testing.T) {
 }
 
 // TestCommandKindsCovered checks that every type with a Kind method in
-// command.go is in the codec's registry.
+// command.go and command_conn.go is in the codec's registry.
 func TestCommandKindsCovered(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "command.go", nil, 0)
-	if err != nil {
-		t.Skipf("cannot read command.go: %v", err)
+	var decls []ast.Decl
+	for _, name := range []string{"command.go", "command_conn.go"} {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Skipf("cannot read %s: %v", name, err)
+		}
+		decls = append(decls, f.Decls...)
 	}
 	n := 0
-	for _, d := range f.Decls {
+	for _, d := range decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Name.Name != "Kind" || fd.Recv == nil {
 			continue
@@ -111,7 +128,7 @@ func TestCommandKindsCovered(t *testing.T) {
 		}
 	}
 	if n != len(commandKinds) {
-		t.Errorf("command.go has %d kinds, the codec %d", n, len(commandKinds))
+		t.Errorf("command.go and command_conn.go have %d kinds, the codec %d", n, len(commandKinds))
 	}
 }
 
@@ -160,7 +177,7 @@ func TestDecodeCommandErrors(t *testing.T) {
 		{`{"type":"net_heal"} x`, "unexpected data after the first JSON value at offset 20"},
 		{`1.`, "not valid JSON at offset 2"},
 		{`1 2`, "unexpected data after the first JSON value at offset 2"},
-		{`{}`, `no "type" member; valid types are assign, close, commit, consumer, crash, crash_consumer, net_delay, net_drop, net_heal, net_split, pause, poll, poweroff, produce, producer, restart, resume, set, settle, topic_alter, topic_create, wait`},
+		{`{}`, `no "type" member; valid types are assign, close, commit, conn_close, conn_open, consumer, crash, crash_consumer, net_delay, net_drop, net_heal, net_split, pause, poll, poweroff, produce, producer, request, restart, resume, set, settle, topic_alter, topic_create, wait`},
 		{`{"type":"explode"}`, `unknown command type "explode"; valid types are assign,`},
 		{`{"type":"Produce"}`, `unknown command type "Produce"`},
 		{`{"type":3}`, `command field "type" must be a string, not a number (3)`},

@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"github.com/kafkasim/kafkasim/core/internal/strictjson"
 	"reflect"
 	"testing"
 )
@@ -220,6 +221,18 @@ func (r *progReader) fill(v reflect.Value) {
 		v.SetString(fuzzStrings[r.next()%len(fuzzStrings)])
 	case reflect.Int, reflect.Int64:
 		v.SetInt(fuzzInts[r.next()%len(fuzzInts)])
+	case reflect.Int8, reflect.Int16, reflect.Int32:
+		n := fuzzInts[r.next()%len(fuzzInts)]
+		if v.OverflowInt(n) {
+			n = int64(r.next()) - 2
+		}
+		v.SetInt(n)
+	case reflect.Bool:
+		v.SetBool(r.next()%2 == 1)
+	case reflect.Struct:
+		for _, f := range strictjson.Fields(v.Type()) {
+			r.fill(v.Field(f.Index))
+		}
 	case reflect.Pointer:
 		if r.next()%2 == 1 {
 			v.Set(reflect.New(v.Type().Elem()))
@@ -228,8 +241,27 @@ func (r *progReader) fill(v reflect.Value) {
 	case reflect.Slice:
 		r.fillSlice(v)
 	case reflect.Map:
-		r.fillConfigs(v)
+		if v.Type().Elem().Kind() == reflect.String {
+			r.fillConfigs(v)
+		} else {
+			r.fillMap(v)
+		}
 	}
+}
+
+// fillMap sets v, a map of non-string values, to 0 to 2 entries (0: nil).
+func (r *progReader) fillMap(v reflect.Value) {
+	n := r.next() % 3
+	if n == 0 {
+		return
+	}
+	m := reflect.MakeMapWithSize(v.Type(), n)
+	for i := 0; i < n; i++ {
+		val := reflect.New(v.Type().Elem()).Elem()
+		r.fill(val)
+		m.SetMapIndex(reflect.ValueOf(fuzzKeys[r.next()%len(fuzzKeys)]), val)
+	}
+	v.Set(m)
 }
 
 // fillSlice sets v to a list of 0 to 4 items (0 items: nil).

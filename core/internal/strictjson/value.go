@@ -66,7 +66,7 @@ func (d decoder) token(tok json.Token, path string, dst reflect.Value) error {
 	switch dst.Kind() {
 	case reflect.String:
 		return d.str(tok, path, dst)
-	case reflect.Int, reflect.Int32, reflect.Int64:
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return decodeInt(tok, path, dst)
 	case reflect.Bool:
 		b, ok := tok.(bool)
@@ -106,11 +106,19 @@ func tokenFits(tok json.Token, k reflect.Kind) bool {
 	case string:
 		return k == reflect.String
 	case json.Number:
-		return k == reflect.Int || k == reflect.Int32 || k == reflect.Int64
+		return isInt(k)
 	case bool:
 		return k == reflect.Bool
 	}
 	return (tok == json.Delim('[') && k == reflect.Slice) || (tok == json.Delim('{') && (k == reflect.Map || k == reflect.Struct))
+}
+
+func isInt(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return true
+	}
+	return false
 }
 
 // wrongType is the error for a JSON value of the wrong type.
@@ -295,7 +303,7 @@ func describeType(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.String:
 		return "a string"
-	case reflect.Int, reflect.Int32, reflect.Int64:
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return "an integer"
 	case reflect.Bool:
 		return "a boolean"
@@ -316,7 +324,7 @@ func plural(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.String:
 		return "strings"
-	case reflect.Int, reflect.Int32, reflect.Int64:
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return "integers"
 	case reflect.Slice:
 		return "lists of " + plural(t.Elem())
