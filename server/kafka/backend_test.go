@@ -22,6 +22,7 @@ type wallBackend struct {
 	watchers map[int]func(*core.Cluster, []core.Event, bool)
 	next     int
 	last     time.Time
+	speed    int64 // virtual ms per wall ms
 	done     chan struct{}
 }
 
@@ -38,7 +39,7 @@ func newWallBackend(t *testing.T, opts core.Options, setup ...core.Command) *wal
 	}
 	c.Advance(5000) // elections done before clients come
 	c.Events()
-	b := &wallBackend{c: c, watchers: map[int]func(*core.Cluster, []core.Event, bool){}, last: time.Now(), done: make(chan struct{})}
+	b := &wallBackend{c: c, watchers: map[int]func(*core.Cluster, []core.Event, bool){}, last: time.Now(), speed: 1, done: make(chan struct{})}
 	go b.loop()
 	t.Cleanup(func() { close(b.done) })
 	return b
@@ -55,7 +56,7 @@ func (b *wallBackend) loop() {
 			b.mu.Lock()
 			if d := now.Sub(b.last).Milliseconds(); d > 0 {
 				b.last = b.last.Add(time.Duration(d) * time.Millisecond)
-				b.c.Advance(d)
+				b.c.Advance(d * b.speed)
 				b.flush()
 			}
 			b.mu.Unlock()
@@ -126,4 +127,18 @@ func startServer(t *testing.T, b Backend, brokers int) (*Server, string) {
 	}
 	t.Fatal("no free ports")
 	return nil, ""
+}
+
+// leader returns partition's leader as the cluster has it.
+func (b *wallBackend) leader(partition string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, t := range b.c.Snapshot().Topics {
+		for _, p := range t.Partitions {
+			if p.Name == partition {
+				return p.Leader
+			}
+		}
+	}
+	return -1
 }
