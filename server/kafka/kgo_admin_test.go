@@ -1,0 +1,101 @@
+package kafka
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/kafkasim/kafkasim/core"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// TestAdminRequests: topics are created and grown through the wire
+// protocol with Kafka's errors, deletion is refused as a broker with
+// delete.topic.enable=false would, and groups are listed and described
+// by their coordinator.
+func TestAdminRequests(t *testing.T) {
+	b := threeBrokers(t, "3.9", "kraft")
+	_, addr := startServer(t, b, 3)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs(addr, 3)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	create := func(name string, parts int32, rf int16) *kmsg.CreateTopicsResponseTopic {
+		req := kmsg.NewPtrCreateTopicsRequest()
+		rt := kmsg.NewCreateTopicsRequestTopic()
+		rt.Topic, rt.NumPartitions, rt.ReplicationFactor = name, parts, rf
+		req.Topics = append(req.Topics, rt)
+		resp, err := req.RequestWith(ctx, cl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &resp.Topics[0]
+	}
+	if r := create("made", 4, 3); r.ErrorCode != 0 {
+		t.Fatalf("create: %+v", r)
+	}
+	if r := create("made", 4, 3); r.ErrorCode != 36 {
+		t.Fatalf("create twice: code %d, want TOPIC_ALREADY_EXISTS", r.ErrorCode)
+	}
+	if r := create("big", 1, 5); r.ErrorCode != 38 || r.ErrorMessage == nil {
+		t.Fatalf("RF 5 on 3 brokers: %+v, want INVALID_REPLICATION_FACTOR", r)
+	}
+	cp := kmsg.NewPtrCreatePartitionsRequest()
+	cpt := kmsg.NewCreatePartitionsRequestTopic()
+	cpt.Topic, cpt.Count = "made", 6
+	cp.Topics = append(cp.Topics, cpt)
+	if resp, err := cp.RequestWith(ctx, cl); err != nil || resp.Topics[0].ErrorCode != 0 {
+		t.Fatalf("create partitions: %v %+v", err, resp)
+	}
+	var n int
+	b.Do(ctx, func(c *core.Cluster) {
+		for _, tv := range c.Snapshot().Topics {
+			if tv.Name == "made" {
+				n = len(tv.Partitions)
+			}
+		}
+	})
+	if n != 6 {
+		t.Fatalf("made has %d partitions, want 6", n)
+	}
+	dt := kmsg.NewPtrDeleteTopicsRequest()
+	dt.TopicNames = []string{"made"}
+	dt.Version = 4
+	if resp, err := dt.RequestWith(ctx, cl); err != nil || resp.Topics[0].ErrorCode != 73 {
+		t.Fatalf("delete: %v %+v", err, resp)
+	}
+
+	// A group member, then ListGroups and DescribeGroups at its coordinator.
+	mem, err := kgo.NewClient(kgo.SeedBrokers(addrs(addr, 3)...), kgo.ConsumerGroup("adm"), kgo.ConsumeTopics("made"), kgo.ClientID("reader"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	go mem.PollFetches(ctx)
+	fc := kmsg.NewPtrFindCoordinatorRequest()
+	fc.CoordinatorKey = "adm"
+	waitUntil(t, ctx, "a Stable group", func() bool {
+		resp, err := fc.RequestWith(ctx, cl)
+		if err != nil || resp.ErrorCode != 0 {
+			return false
+		}
+		dg := kmsg.NewPtrDescribeGroupsRequest()
+		dg.Groups = []string{"adm"}
+		dresp, err := cl.Broker(int(resp.NodeID)).RetriableRequest(ctx, dg)
+		if err != nil {
+			return false
+		}
+		g := dresp.(*kmsg.DescribeGroupsResponse).Groups[0]
+		if g.State != "Stable" || len(g.Members) != 1 || g.Members[0].ClientID != "reader" {
+			return false
+		}
+		lg := kmsg.NewPtrListGroupsRequest()
+		lresp, err := cl.Broker(int(resp.NodeID)).RetriableRequest(ctx, lg)
+		return err == nil && len(lresp.(*kmsg.ListGroupsResponse).Groups) == 1
+	})
+}
