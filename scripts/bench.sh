@@ -14,7 +14,8 @@
 # BENCH_COUNT (runs of each benchmark, default 5), BENCH_LOGTIME (-benchtime
 # of the log benchmarks, default 200ms), BENCH_SIMSEEDS (seeds per run of
 # BenchmarkSimtestSeeds, core/simtest: simulation-testing seeds per second,
-# default 200). The defaults take a few minutes.
+# default 200), BENCH_MAX_WATCHERS (the most watchers BenchmarkWatchers
+# tries, cmd/kafkasim: default 1000). The defaults take a few minutes.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -93,6 +94,9 @@ sim=(-run '^$' -bench '^BenchmarkSimtestSeeds$' -benchtime "${SIMSEEDS}x" -count
 run native "$tmp/sim-native" "${sim[@]}"
 run wasm "$tmp/sim-wasm" "${sim[@]}"
 
+wat=(-run '^$' -bench '^BenchmarkWatchers$' -benchtime 1x -count 1 ./cmd/kafkasim/)
+run native "$tmp/wat-native" "${wat[@]}"
+
 logb=(-run '^$' -bench . -benchtime "$LOGTIME" -count 1 -cpu 1 ./core/log/)
 run native "$tmp/log-native" "${logb[@]}"
 run wasm "$tmp/log-wasm" "${logb[@]}"
@@ -137,6 +141,20 @@ row "native seeds/s" "$(awk -v n="$snat" 'BEGIN { printf "%.0f", n }')"
 row "wasm seeds/s" "$(awk -v n="$swas" 'BEGIN { printf "%.0f", n }')"
 row "ratio wasm/native" "$(ratio "$swas" "$snat")"
 row "steps/seed" "$(awk -v n="$ssteps" 'BEGIN { printf "%.0f", n }')"
+
+wn=$(metric "$tmp/wat-native" BenchmarkWatchers watchers)
+wp=$(metric "$tmp/wat-native" BenchmarkWatchers p99-ms)
+wm=$(metric "$tmp/wat-native" BenchmarkWatchers server-bytes/client)
+echo
+echo "Server (kafkasim serve in its own process): one room streaming 500 events/s to websocket"
+echo "watchers (on this machine, sharing its cores with them); sustained = 99% of events within"
+echo "100 ms of being sent, none resynced"
+row "watchers sustained" "$(awk -v n="$wn" 'BEGIN { printf "%.0f", n }')"
+row "p99 latency there" "$(awk -v n="$wp" 'BEGIN { printf "%.0f ms", n }')"
+row "server memory/client" "$(awk -v n="$wm" 'BEGIN { printf "%.1f KB", n / 1024 }')"
+if awk -v n="$wn" 'BEGIN { exit !(n < 200) }'; then
+	echo "  (below the 200-watcher target on this machine)"
+fi
 
 echo
 echo "Log (core/log), records/s:"

@@ -32,10 +32,15 @@ type conn struct {
 	once   sync.Once
 }
 
+// writeBuffers is shared by every connection's writes: an idle
+// connection holds no write buffer (memory per watcher stays small).
+var writeBuffers sync.Pool
+
 func (s *Server) upgrader() *websocket.Upgrader {
 	return &websocket.Upgrader{
-		ReadBufferSize:  4096,
+		ReadBufferSize:  1024,
 		WriteBufferSize: 16 << 10,
+		WriteBufferPool: &writeBuffers,
 		CheckOrigin:     s.checkOrigin,
 	}
 }

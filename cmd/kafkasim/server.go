@@ -58,6 +58,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	maxRooms := fs.Int("max-rooms", server.DefaultLimits.MaxRooms, "rooms at once")
 	maxClients := fs.Int("max-clients", server.DefaultLimits.MaxClientsPerRoom, "websocket clients per room")
 	kafkaListen := fs.String("kafka-listen", "127.0.0.1:9092", "where simulated broker 1 listens for Kafka clients (broker N: port+N-1); off disables")
+	maxRate := fs.Float64("max-rate", server.DefaultLimits.CommandsPerSecond, "messages a second one websocket client may send (bursts of twice that)")
 	noApp := fs.Bool("no-app", false, "do not build the browser app; serve the classroom page at /")
 	zkAddr := fs.String("zookeeper", defaultZooKeeper, "address for ZooKeeper clients (zkCli.sh, kazoo) to read the served cluster's simulated ensemble; off disables it")
 	if err := fs.Parse(args); err != nil {
@@ -68,7 +69,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		return 2
 	}
 	cfg := server.Config{Speed: *speed, Paused: *speed == 0, PublicURL: *public, AllowOrigins: origins, ShareDir: *shareDir,
-		Limits: server.Limits{MaxRooms: *maxRooms, MaxClientsPerRoom: *maxClients},
+		Limits: server.Limits{MaxRooms: *maxRooms, MaxClientsPerRoom: *maxClients, CommandsPerSecond: *maxRate, CommandBurst: int(2 * *maxRate)},
 		Logf:   func(f string, a ...any) { fmt.Fprintf(stderr, "kafkasim: "+f+"\n", a...) }}
 	if *scen != "" {
 		src, err := readLimited(*scen)

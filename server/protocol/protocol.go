@@ -249,6 +249,9 @@ type RoomInfo struct {
 	Now      int64   `json:"now"`
 	Gen      int     `json:"gen"`
 	Speed    float64 `json:"speed"`
+	Lagging  int     `json:"lagging"` // clients dropped from the event stream now, waiting for a resync
+	Resyncs  int64   `json:"resyncs"` // clients resynced by snapshot so far
+	Frames   int64   `json:"frames"`  // frames streamed so far
 }
 
 // CreateRoom is the JSON body of POST /api/rooms (a body that is not JSON

@@ -27,6 +27,7 @@ import (
 // Defaults and bounds of Config.
 const (
 	DefaultTick          = 20 * time.Millisecond
+	DefaultCoalesce      = 50 * time.Millisecond
 	DefaultMaxHistory    = 100_000 // commands
 	DefaultMaxHistBytes  = 8 << 20 // bytes of command text
 	DefaultMaxJobs       = 16      // scripts in progress at once
@@ -57,6 +58,9 @@ type Config struct {
 	Paused bool
 	// Tick is how often the clock advances the cluster (DefaultTick).
 	Tick time.Duration
+	// Coalesce is how often, at most, the ticks' events are streamed as
+	// one batch (DefaultCoalesce; events a command caused go out at once).
+	Coalesce time.Duration
 	// MaxHistory and MaxHistoryBytes bound the recorded commands; past
 	// them a command is refused (ErrHistoryFull) until a reset or load.
 	MaxHistory, MaxHistoryBytes int
@@ -113,6 +117,9 @@ type Stats struct {
 func New(cfg Config) (*Room, error) {
 	if cfg.Tick <= 0 {
 		cfg.Tick = DefaultTick
+	}
+	if cfg.Coalesce <= 0 {
+		cfg.Coalesce = DefaultCoalesce
 	}
 	if cfg.MaxHistory <= 0 {
 		cfg.MaxHistory = DefaultMaxHistory

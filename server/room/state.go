@@ -27,6 +27,7 @@ type loopState struct {
 	faulted  bool
 
 	pending []core.Event // drained, not yet sent
+	unsent  []core.Event // handed to the hooks, not yet streamed
 	lastErr string       // the last command's error, for `expect error`
 	lastSeq uint64       // last event sent
 	hist    history
@@ -105,6 +106,7 @@ func (s *loopState) load(name, script string) error {
 	s.gen++
 	s.reset = true
 	s.pending = evs
+	s.unsent = nil
 	s.faulted = false
 	s.jobs = nil
 	s.hist = history{opts: s.c.Options(), max: s.r.cfg.MaxHistory, maxBytes: s.r.cfg.MaxHistoryBytes}
@@ -146,7 +148,12 @@ func (s *loopState) tick(now time.Time) {
 		s.carry = v - whole
 		s.advance(int64(whole))
 	}
-	s.flush()
+	// Ticks coalesce their events into one batch every Coalesce: fewer,
+	// larger frames for every watcher.
+	s.drain()
+	if now.Sub(s.lastSend) >= s.r.cfg.Coalesce {
+		s.sendUnsent()
+	}
 	s.resync()
 	if len(s.subs) > 0 && now.Sub(s.lastSend) >= heartbeatEvery*time.Millisecond {
 		s.sendEvents(nil)
@@ -196,9 +203,13 @@ func (s *loopState) fault(err error) {
 		Message: "the cluster stopped: " + err.Error() + " (reset or load to go on)"}))
 }
 
-// flush drains the cluster's events and sends them (a tick with too many
-// resyncs everyone by snapshot instead), then tells the hooks.
-func (s *loopState) flush() {
+// flush drains the cluster's events, tells the hooks, and sends them to
+// subscribers now (after a command, so its reply follows its events).
+func (s *loopState) flush() { s.drain(); s.sendUnsent() }
+
+// drain takes the cluster's new events and hands them to the hooks; they
+// wait in unsent for the next send.
+func (s *loopState) drain() {
 	if s.c == nil {
 		return
 	}
@@ -209,20 +220,28 @@ func (s *loopState) flush() {
 	}
 	evs := s.pending
 	s.pending = nil
-	if n := len(evs); n > 0 {
-		s.lastSeq = evs[n-1].Seq
-	}
 	b := Batch{Gen: s.gen, Reset: s.reset, Now: s.c.Now(), Events: evs}
 	s.reset = false
 	for _, h := range s.hooks {
 		h(s.c, b)
 	}
-	switch {
-	case len(evs) > s.r.cfg.MaxTickEvents:
-		s.snapshotAll("resync")
-	case len(evs) > 0:
-		s.sendEvents(evs)
+	s.unsent = append(s.unsent, evs...)
+}
+
+// sendUnsent streams the events not sent yet as one batch (a batch with
+// more than MaxTickEvents resyncs everyone by snapshot instead).
+func (s *loopState) sendUnsent() {
+	evs := s.unsent
+	if len(evs) == 0 {
+		return
 	}
+	s.unsent = nil
+	s.lastSeq = evs[len(evs)-1].Seq
+	if len(evs) > s.r.cfg.MaxTickEvents {
+		s.snapshotAll("resync")
+		return
+	}
+	s.sendEvents(evs)
 }
 
 func (s *loopState) sendEvents(evs []core.Event) {
@@ -238,6 +257,7 @@ func (s *loopState) sendEvents(evs []core.Event) {
 // snapshot encodes the cluster's state now (after a flush: every event up
 // to lastSeq is in it).
 func (s *loopState) snapshot(reason string, id int64) *Frame {
+	s.sendUnsent() // events the state already includes go out first
 	return encode(protocol.TSnapshot, protocol.Snapshot{
 		Type: protocol.TSnapshot, ID: id, Reason: reason, Gen: s.gen, Seq: s.lastSeq,
 		T: s.r.cfg.Now().UnixMilli(), Speed: s.speed, Scenario: s.name, Snapshot: s.c.Snapshot()})
