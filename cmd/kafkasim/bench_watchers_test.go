@@ -163,7 +163,7 @@ func startChild(b *testing.B) *child {
 	ln.Close()
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), "KAFKASIM_BENCH_SERVE=--no-app --listen "+addr+" --max-clients 3000 --max-rate 200 --speed 1")
+	cmd.Env = append(os.Environ(), "KAFKASIM_BENCH_SERVE=--no-app --zookeeper off --kafka-listen off --listen "+addr+" --max-clients 3000 --max-rate 200 --speed 1")
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
