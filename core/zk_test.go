@@ -305,3 +305,27 @@ func TestZKObserverDoesNotPerturb(t *testing.T) {
 		t.Fatal("znode Stats differ when an outside client looks")
 	}
 }
+
+// TestZKWatchLimit: an outside session holds at most MaxZKWatches
+// watches; a fired watch frees its place, and RemoveWatches works.
+func TestZKWatchLimit(t *testing.T) {
+	c := newZKCluster(t, "2.8")
+	p := openProbe(t, c)
+	for i := 0; i < MaxZKWatches; i++ {
+		if err := p.zk.Watch(p.sess.ID, fmt.Sprintf("/w/%d", i), false); err != nil {
+			t.Fatalf("watch %d: %v", i, err)
+		}
+	}
+	if err := p.zk.Watch(p.sess.ID, "/one/more", false); err == nil {
+		t.Fatal("a watch past the limit was set")
+	}
+	if !p.zk.RemoveWatches(p.sess.ID, "/w/0", false, true, false) || !p.zk.RemoveWatches(p.sess.ID, "/w/0", true, true, true) {
+		t.Fatal("checkWatches/removeWatches did not find /w/0")
+	}
+	if p.zk.RemoveWatches(p.sess.ID, "/w/0", true, true, false) {
+		t.Fatal("/w/0 still watched after removeWatches")
+	}
+	if err := p.zk.Watch(p.sess.ID, "/one/more", false); err != nil {
+		t.Fatalf("after a removal: %v", err)
+	}
+}
