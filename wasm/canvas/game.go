@@ -28,6 +28,13 @@ type game struct {
 	hover   scene.Ref
 	hovered bool
 
+	// pending is the newest scene not yet decoded; it is decoded at most
+	// once per drawn frame (Update can run several times per frame when
+	// frames are slow, and decoding is the costly part of a scene).
+	pending   []byte
+	tick      *scene.Inbound // a tick that came after pending
+	drewSince bool
+
 	frames, scenes int64
 	decodeTotal    time.Duration
 	drawn          int
@@ -40,7 +47,6 @@ func newGame(br *bridge) *game {
 // Update takes what the engine posted, keeps the newest scene, answers
 // queries, and turns the pointer into hover and click messages.
 func (gm *game) Update() error {
-	var last []byte
 	var queries []*scene.Inbound
 	for _, raw := range gm.br.take() {
 		in, err := scene.DecodeInbound([]byte(raw))
@@ -50,16 +56,21 @@ func (gm *game) Update() error {
 		}
 		switch in.Type {
 		case scene.MsgScene:
-			last = in.Scene
+			gm.pending, gm.tick = in.Scene, nil
 		case scene.MsgTick:
-			if gm.s != nil {
+			switch {
+			case gm.pending != nil: // for the scene still to decode
+				gm.tick = in
+			case gm.s != nil:
 				gm.s.Now, gm.s.Rate, gm.recvAt = in.Now, in.Rate, time.Now()
 			}
 		default:
 			queries = append(queries, in)
 		}
 	}
-	if last != nil {
+	if gm.pending != nil && (gm.drewSince || gm.s == nil) {
+		last := gm.pending
+		gm.pending, gm.drewSince = nil, false
 		t0 := time.Now()
 		s, err := scene.Decode(last)
 		gm.decodeTotal += time.Since(t0)
@@ -68,7 +79,11 @@ func (gm *game) Update() error {
 		} else {
 			gm.s, gm.recvAt, gm.lay = s, time.Now(), nil
 			gm.scenes++
+			if t := gm.tick; t != nil {
+				s.Now, s.Rate = t.Now, t.Rate
+			}
 		}
+		gm.tick = nil
 	}
 	l := gm.layout()
 	for _, q := range queries {
@@ -143,6 +158,7 @@ func (gm *game) pointer(l *layout.Layout) {
 // Draw draws the newest scene at the virtual time the clock has reached.
 func (gm *game) Draw(screen *ebiten.Image) {
 	gm.frames++
+	gm.drewSince = true
 	if gm.frames == 1 {
 		gm.br.firstFrame(gm.frames)
 	}
