@@ -340,7 +340,7 @@ func (c *Cluster) addPartitions(t *Topic, assign [][]int) {
 	md := c.md
 	var parts []*Partition
 	for _, reps := range assign {
-		p := &Partition{Topic: t, ID: len(t.Partitions), Replicas: reps}
+		p := &Partition{Topic: t, ID: len(t.parts), replicas: reps}
 		p.Name = partitionName(t.Name, p.ID)
 		var isr []int
 		for _, id := range reps {
@@ -353,7 +353,7 @@ func (c *Cluster) addPartitions(t *Topic, assign [][]int) {
 			leader = isr[0]
 		}
 		p.state = pstate{leader: leader, isr: isr}
-		t.Partitions = append(t.Partitions, p)
+		t.parts = append(t.parts, p)
 		parts = append(parts, p)
 		c.nparts++
 	}
@@ -368,17 +368,17 @@ func (c *Cluster) alterTopic(x AlterTopic) error {
 	if t == nil {
 		return fmt.Errorf("UNKNOWN_TOPIC_OR_PARTITION: topic %q does not exist", x.Topic)
 	}
-	cur := len(t.Partitions)
+	cur := len(t.parts)
 	if x.Partitions <= cur {
 		return fmt.Errorf("INVALID_PARTITIONS: Topic currently has %d partitions, %d would not be an increase.", cur, x.Partitions)
 	}
 	if x.Partitions-cur > MaxPartitions-c.nparts {
 		return fmt.Errorf("INVALID_PARTITIONS: over the limit of %d partitions", MaxPartitions)
 	}
-	rf := len(t.Partitions[0].Replicas)
+	rf := len(t.parts[0].replicas)
 	live := c.md.liveIDs()
-	start := sort.SearchInts(live, t.Partitions[0].Replicas[0])
-	if start >= len(live) || live[start] != t.Partitions[0].Replicas[0] {
+	start := sort.SearchInts(live, t.parts[0].replicas[0])
+	if start >= len(live) || live[start] != t.parts[0].replicas[0] {
 		start = 0
 	}
 	var assign [][]int

@@ -61,7 +61,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 		b.Fatalf("consumed %d of %d records, %d still pending at the producer", got, b.N, p.pending)
 	}
 	var hw int64
-	for _, part := range c.topics["bench"].Partitions {
+	for _, part := range c.topics["bench"].parts {
 		hw += c.brokers[part.Leader()-1].replicas[part].hw
 	}
 	if hw != int64(b.N) {

@@ -260,7 +260,7 @@ func (b *Broker) resume() error {
 func (b *Broker) sortedReplicas() []*Replica {
 	var out []*Replica
 	for _, t := range b.c.order {
-		for _, p := range t.Partitions {
+		for _, p := range t.parts {
 			if r := b.replicas[p]; r != nil {
 				out = append(out, r)
 			}

@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // leaderAndIsrReq is the controller's word on partition states: ZK mode's
 // LeaderAndIsr (with UpdateMetadata folded in: every partition's state goes
 // to the metadata cache), or in KRaft the partition records the broker
@@ -29,7 +31,7 @@ func (b *Broker) handleLeaderAndIsr(req leaderAndIsrReq) {
 			continue // stale
 		}
 		b.cache[u.p] = u.st
-		if contains(u.p.Replicas, b.ID) {
+		if slices.Contains(u.p.replicas, b.ID) {
 			b.applyState(u.p, u.st)
 		}
 	}

@@ -41,7 +41,7 @@ func (b *Broker) handleMetadata(req metadataReq) metadataResult {
 	topics := req.topics
 	if topics == nil { // all topics
 		for _, t := range b.c.order {
-			if _, known := b.cache[t.Partitions[0]]; known && !t.Internal {
+			if _, known := b.cache[t.parts[0]]; known && !t.Internal {
 				topics = append(topics, t.Name)
 			}
 		}
@@ -60,7 +60,7 @@ func (b *Broker) handleMetadata(req metadataReq) metadataResult {
 			out = append(out, tm)
 			continue
 		}
-		for _, p := range t.Partitions {
+		for _, p := range t.parts {
 			if st, ok := b.cache[p]; ok { // partitions the broker has not heard of yet are left out
 				tm.parts = append(tm.parts, partMeta{p: p, leader: st.leader, epoch: st.epoch, isr: st.isr})
 			}

@@ -1,5 +1,10 @@
 package core
 
+import (
+	"maps"
+	"slices"
+)
+
 // metaView is a client's metadata cache (Kafka's Metadata): partition
 // counts and leaders as some broker last reported them. It may be stale;
 // clients refresh it on errors, unknown topics and leaders, and every
@@ -87,7 +92,7 @@ func (m *metaView) refresh() {
 	m.inflight = true
 	m.seq++
 	seq := m.seq
-	topics := sortedKeys(m.topics)
+	topics := slices.Sorted(maps.Keys(m.topics))
 	if m.all {
 		topics = nil
 	}

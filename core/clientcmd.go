@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -166,7 +167,7 @@ func (c *Cluster) busyWhy(explain bool) string {
 		}
 	}
 	for _, t := range c.order {
-		for _, p := range t.Partitions {
+		for _, p := range t.parts {
 			if w := c.partitionBusy(p, explain); w != "" {
 				if !explain {
 					return "busy"
@@ -192,7 +193,7 @@ func (c *Cluster) partitionBusy(p *Partition, explain bool) string {
 	if lr == nil || lr.role != roleLeader {
 		return p.Name + " has no active leader yet"
 	}
-	for _, id := range p.Replicas {
+	for _, id := range p.replicas {
 		b := c.brokers[id-1]
 		if id == lb.ID || b.state != stateUp || c.net.cut(b.node, lb.node) || !c.md.live(id) {
 			continue
@@ -207,7 +208,7 @@ func (c *Cluster) partitionBusy(p *Partition, explain bool) string {
 		// cluster from ever settling (each partition's followers lag its HW
 		// half the time).
 		r := b.replicas[p]
-		if r == nil || r.log.LEO() != lr.log.LEO() || !contains(lr.isr, id) {
+		if r == nil || r.log.LEO() != lr.log.LEO() || !slices.Contains(lr.isr, id) {
 			if !explain {
 				return "busy"
 			}

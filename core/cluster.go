@@ -3,7 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // Limits. Every queue and table in the core is bounded; a command that would
@@ -198,14 +198,14 @@ func (c *Cluster) Broker(id int) *Broker {
 	return c.brokers[id-1]
 }
 
-// Brokers returns all brokers in id order.
-func (c *Cluster) Brokers() []*Broker { return c.brokers }
+// Brokers returns all brokers in id order, in a slice of its own.
+func (c *Cluster) Brokers() []*Broker { return slices.Clone(c.brokers) }
 
 // Topic returns a topic by name, or nil.
 func (c *Cluster) Topic(name string) *Topic { return c.topics[name] }
 
-// Topics returns the topics in creation order.
-func (c *Cluster) Topics() []*Topic { return c.order }
+// Topics returns the topics in creation order, in a slice of its own.
+func (c *Cluster) Topics() []*Topic { return slices.Clone(c.order) }
 
 // Partition resolves "topic-N".
 func (c *Cluster) Partition(name string) (*Partition, error) {
@@ -217,10 +217,10 @@ func (c *Cluster) Partition(name string) (*Partition, error) {
 	if tp == nil {
 		return nil, fmt.Errorf("unknown topic %q", t)
 	}
-	if n >= len(tp.Partitions) {
-		return nil, fmt.Errorf("topic %s has %d partitions, no partition %d", t, len(tp.Partitions), n)
+	if n >= len(tp.parts) {
+		return nil, fmt.Errorf("topic %s has %d partitions, no partition %d", t, len(tp.parts), n)
 	}
-	return tp.Partitions[n], nil
+	return tp.parts[n], nil
 }
 
 func splitPartition(s string) (string, int, error) {
@@ -247,13 +247,4 @@ func (c *Cluster) liveBrokers() []int {
 		}
 	}
 	return ids
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,6 +1,8 @@
 package core
 
-import "slices"
+import (
+	"slices"
+)
 
 // Commands for clients the core does not simulate: a real Kafka client
 // speaking the wire protocol to a listener outside the core (the protocol

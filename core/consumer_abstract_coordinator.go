@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kafkasim/kafkasim/core/assign"
 )
@@ -319,7 +320,7 @@ func (m *member) onSync(res syncResult) {
 	sortParts(res.assignment)
 	var revoked []*Partition
 	for _, p := range m.owned {
-		if !containsPart(res.assignment, p) {
+		if !slices.Contains(res.assignment, p) {
 			revoked = append(revoked, p)
 		}
 	}

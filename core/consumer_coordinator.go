@@ -2,6 +2,8 @@ package core
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,7 +17,7 @@ func (k *Consumer) subscription() []string {
 		return k.topics
 	}
 	var out []string
-	for _, t := range sortedKeys(k.meta.counts) {
+	for _, t := range slices.Sorted(maps.Keys(k.meta.counts)) {
 		if !strings.HasPrefix(t, "__") {
 			out = append(out, t)
 		}
@@ -45,8 +47,8 @@ func (m *member) assign(members []assign.Member) map[string][]*Partition {
 	plan := map[string][]*Partition{}
 	for id, tps := range a.Assign(counts, members) {
 		for _, tp := range tps {
-			if t := c.topics[tp.Topic]; t != nil && tp.Partition < len(t.Partitions) {
-				plan[id] = append(plan[id], t.Partitions[tp.Partition])
+			if t := c.topics[tp.Topic]; t != nil && tp.Partition < len(t.parts) {
+				plan[id] = append(plan[id], t.parts[tp.Partition])
 			}
 		}
 	}
@@ -79,7 +81,7 @@ func (m *member) onMetadata() {
 		return
 	}
 	k := m.k
-	changed := !sameCounts(k.meta.snapshot(keysOf(m.snapshot)), m.snapshot)
+	changed := !maps.Equal(k.meta.snapshot(slices.Sorted(maps.Keys(m.snapshot))), m.snapshot)
 	if len(k.topics) == 0 && !subsetKeys(k.subscription(), m.snapshot) {
 		changed = true // the pattern subscription matches a new topic
 	}
@@ -90,24 +92,10 @@ func (m *member) onMetadata() {
 	}
 }
 
-func keysOf(m map[string]int) []string { return sortedKeys(m) }
-
 // subsetKeys reports whether every topic is in m.
 func subsetKeys(topics []string, m map[string]int) bool {
 	for _, t := range topics {
 		if _, ok := m[t]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func sameCounts(a, b map[string]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
 			return false
 		}
 	}
@@ -281,15 +269,6 @@ func (m *member) sendOffsetFetch() {
 
 func sortParts(ps []*Partition) {
 	sort.Slice(ps, func(i, j int) bool { return partLess(ps[i], ps[j]) })
-}
-
-func containsPart(ps []*Partition, p *Partition) bool {
-	for _, x := range ps {
-		if x == p {
-			return true
-		}
-	}
-	return false
 }
 
 func partNames(ps []*Partition) string {

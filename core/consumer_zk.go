@@ -120,7 +120,7 @@ func (z *zkMember) rebalance() {
 		counts := map[string]int{}
 		for _, t := range topics {
 			if tp := k.c.topics[t]; tp != nil {
-				counts[t] = len(tp.Partitions)
+				counts[t] = len(tp.parts)
 			}
 		}
 		return func() {
@@ -152,7 +152,7 @@ func zkRange(me string, ids, topics []string, counts map[string]int, c *Cluster)
 			count++
 		}
 		for p := start; p < start+count; p++ {
-			mine = append(mine, c.topics[t].Partitions[p])
+			mine = append(mine, c.topics[t].parts[p])
 		}
 	}
 	return mine

@@ -138,17 +138,17 @@ func (m *metadata) topicCreated(t *Topic, parts []*Partition) {
 			m.log(fmt.Sprintf("TopicRecord name=%s", t.Name))
 		}
 		for _, p := range parts {
-			m.log(fmt.Sprintf("PartitionRecord %s replicas=%s isr=%s leader=%d leaderEpoch=%d", p.Name, joinInts(p.Replicas), joinInts(p.state.isr), p.state.leader, p.state.epoch))
+			m.log(fmt.Sprintf("PartitionRecord %s replicas=%s isr=%s leader=%d leaderEpoch=%d", p.Name, joinInts(p.replicas), joinInts(p.state.isr), p.state.leader, p.state.epoch))
 		}
 		return
 	}
 	var b strings.Builder
 	b.WriteString(`{"version":2,"partitions":{`)
-	for i, p := range t.Partitions {
+	for i, p := range t.parts {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `"%d":[%s]`, p.ID, joinInts(p.Replicas))
+		fmt.Fprintf(&b, `"%d":[%s]`, p.ID, joinInts(p.replicas))
 	}
 	b.WriteString(`},"adding_replicas":{},"removing_replicas":{}}`)
 	m.zk.set("/brokers/topics/"+t.Name, b.String())

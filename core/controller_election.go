@@ -1,12 +1,14 @@
 package core
 
+import "slices"
+
 func (m *metadata) onControllerFailover() {
 	for id, reg := range m.registered { // order-free
 		m.known[id] = reg
 	}
 	var all []*Partition
 	for _, t := range m.c.order {
-		all = append(all, t.Partitions...)
+		all = append(all, t.parts...)
 	}
 	// Dead replicas leave the ISR; offline partitions get a leader if possible.
 	m.handleOffline(all)
@@ -28,9 +30,9 @@ func (m *metadata) onBrokerStartup(id int) {
 	}
 	var mine, all []*Partition
 	for _, t := range m.c.order {
-		for _, p := range t.Partitions {
+		for _, p := range t.parts {
 			all = append(all, p)
-			if contains(p.Replicas, id) {
+			if slices.Contains(p.replicas, id) {
 				mine = append(mine, p)
 			}
 		}
@@ -66,8 +68,8 @@ func (m *metadata) onBrokerFailure(id int) {
 	delete(m.known, id)
 	var affected []*Partition
 	for _, t := range m.c.order {
-		for _, p := range t.Partitions {
-			if p.state.leader == id || contains(p.state.isr, id) {
+		for _, p := range t.parts {
+			if p.state.leader == id || slices.Contains(p.state.isr, id) {
 				affected = append(affected, p)
 			}
 		}
@@ -134,14 +136,14 @@ func (m *metadata) elect(p *Partition, why string) bool {
 	st := p.state
 	live := m.liveISR(st.isr)
 	leader, unclean := -1, false
-	for _, r := range p.Replicas {
-		if m.live(r) && contains(live, r) {
+	for _, r := range p.replicas {
+		if m.live(r) && slices.Contains(live, r) {
 			leader = r
 			break
 		}
 	}
 	if leader == -1 && p.Topic.conf.unclean {
-		for _, r := range p.Replicas {
+		for _, r := range p.replicas {
 			if m.live(r) {
 				leader, unclean = r, true
 				break

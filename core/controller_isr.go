@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // alterPartitionReq is a leader's ISR change: AlterPartition (KRaft),
 // AlterIsr (ZK mode, 2.7+), or before 2.7 the leader's own conditional
 // write of the state znode (ZkSetIsr), all judged by the same rules.
@@ -73,7 +75,7 @@ func sameSet(a, b []int) bool {
 		return false
 	}
 	for _, x := range a {
-		if !contains(b, x) {
+		if !slices.Contains(b, x) {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 )
 
 // startLeaderRebalance arms the controller's periodic preferred-leader
@@ -25,8 +26,8 @@ func (m *metadata) rebalanceLeaders() {
 	}
 	preferred := map[int][]*Partition{}
 	for _, t := range c.order {
-		for _, p := range t.Partitions {
-			preferred[p.Replicas[0]] = append(preferred[p.Replicas[0]], p)
+		for _, p := range t.parts {
+			preferred[p.replicas[0]] = append(preferred[p.replicas[0]], p)
 		}
 	}
 	var changed []*Partition
@@ -42,7 +43,7 @@ func (m *metadata) rebalanceLeaders() {
 			continue
 		}
 		for _, p := range notLed {
-			if m.live(id) && contains(p.state.isr, id) {
+			if m.live(id) && slices.Contains(p.state.isr, id) {
 				st := p.state
 				m.writeState(p, pstate{leader: id, epoch: st.epoch + 1, isr: st.isr, version: st.version + 1}, "preferred leader election")
 				c.emit(Event{Type: EvLeader, Partition: p.Name, Topic: p.Topic.Name, Leader: id, Epoch: p.state.epoch, ISR: p.ISR(),

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -40,15 +41,6 @@ func joinInts(v []int) string {
 	return strings.Join(s, ",")
 }
 
-func contains(v []int, x int) bool {
-	for _, y := range v {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 // propagate sends the current state of parts: each live broker gets one
 // message listing them all (LeaderAndIsr for the partitions it hosts,
 // UpdateMetadata for the rest; in KRaft, the metadata records it fetches).
@@ -70,7 +62,7 @@ func (m *metadata) propagate(parts []*Partition, only []int) {
 		kind = "MetadataUpdate"
 	}
 	for _, id := range m.registeredIDs() {
-		if only != nil && !contains(only, id) || !m.kraft && m.known[id] != m.registered[id] {
+		if only != nil && !slices.Contains(only, id) || !m.kraft && m.known[id] != m.registered[id] {
 			continue
 		}
 		// To the registered process: one that restarted and has not

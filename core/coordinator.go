@@ -29,7 +29,7 @@ func (c *Cluster) offsetsPartition(groupID string) *Partition {
 	if t == nil {
 		return nil
 	}
-	return t.Partitions[hash.CoordinatorPartition(groupID, len(t.Partitions))]
+	return t.parts[hash.CoordinatorPartition(groupID, len(t.parts))]
 }
 
 // createOffsetsTopic creates __consumer_offsets on first use, with

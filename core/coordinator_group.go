@@ -161,24 +161,3 @@ func (g *group) assignmentText() string {
 	sort.Strings(parts)
 	return strings.Join(parts, " ")
 }
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func containsString(v []string, s string) bool {
-	for _, x := range v {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

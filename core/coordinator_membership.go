@@ -2,6 +2,8 @@ package core
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/kafkasim/kafkasim/core/assign"
 )
@@ -102,7 +104,7 @@ func (g *group) joinUnknown(req joinReq, reply func(joinResult)) {
 }
 
 func (g *group) joinKnown(m *gmember, req joinReq, reply func(joinResult)) {
-	changed := !equalStrings(m.protocols, req.protocols) || !sameSubscription(m.sub, req.sub)
+	changed := !slices.Equal(m.protocols, req.protocols) || !sameSubscription(m.sub, req.sub)
 	m.protocols, m.sub, m.sessionMs, m.rebalanceMs = req.protocols, req.sub, req.sessionMs, req.rebalanceMs
 	m.sub.ID = m.id
 	m.lastBeat = g.co.b.c.now
@@ -127,7 +129,7 @@ func (g *group) joinKnown(m *gmember, req joinReq, reply func(joinResult)) {
 // sameSubscription compares the protocol metadata a member sends: its
 // topics and the partitions it owns.
 func sameSubscription(a, b assign.Member) bool {
-	if !equalStrings(a.Topics, b.Topics) || len(a.Owned) != len(b.Owned) || a.Generation != b.Generation {
+	if !slices.Equal(a.Topics, b.Topics) || len(a.Owned) != len(b.Owned) || a.Generation != b.Generation {
 		return false
 	}
 	for i := range a.Owned {
@@ -367,7 +369,7 @@ func (g *group) selectProtocol() string {
 		}
 	}
 	best := ""
-	for _, p := range sortedKeys(votes) {
+	for _, p := range slices.Sorted(maps.Keys(votes)) {
 		if best == "" || votes[p] > votes[best] {
 			best = p
 		}
@@ -379,7 +381,7 @@ func commonProtocol(g *group, protocols []string) string {
 	for _, p := range protocols {
 		all := true
 		for _, m := range g.members {
-			if !containsString(m.protocols, p) {
+			if !slices.Contains(m.protocols, p) {
 				all = false
 				break
 			}

@@ -3,6 +3,8 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,7 +21,7 @@ func (co *coordinator) load(r *Replica) {
 			co.replay(p, rec)
 		}
 	}
-	for _, id := range sortedKeys(co.groups) {
+	for _, id := range slices.Sorted(maps.Keys(co.groups)) {
 		g := co.groups[id]
 		if g.p != p {
 			continue
@@ -38,7 +40,7 @@ func (co *coordinator) unload(p *Partition) {
 		return
 	}
 	delete(co.loaded, p)
-	for _, id := range sortedKeys(co.groups) {
+	for _, id := range slices.Sorted(maps.Keys(co.groups)) {
 		if g := co.groups[id]; g.p == p {
 			g.state = gsDead
 			g.joinGen++

@@ -79,10 +79,10 @@ func (c *Cluster) describeCluster(b *strings.Builder) {
 	}
 	for _, t := range c.order {
 		if t.Internal {
-			fmt.Fprintf(b, "  topic %s: %d partitions (internal)\n", t.Name, len(t.Partitions))
+			fmt.Fprintf(b, "  topic %s: %d partitions (internal)\n", t.Name, len(t.parts))
 			continue
 		}
-		for _, p := range t.Partitions {
+		for _, p := range t.parts {
 			c.describePartitionLine(b, p)
 		}
 	}
@@ -93,8 +93,8 @@ func (c *Cluster) describePartitionLine(b *strings.Builder, p *Partition) {
 	if p.state.leader >= 0 {
 		leader = strconv.Itoa(p.state.leader)
 	}
-	fmt.Fprintf(b, "  %s: leader %s, epoch %d, isr [%s], replicas [%s]", p.Name, leader, p.state.epoch, joinInts(p.state.isr), joinInts(p.Replicas))
-	for _, id := range p.Replicas {
+	fmt.Fprintf(b, "  %s: leader %s, epoch %d, isr [%s], replicas [%s]", p.Name, leader, p.state.epoch, joinInts(p.state.isr), joinInts(p.replicas))
+	for _, id := range p.replicas {
 		if r := c.brokers[id-1].replicas[p]; r != nil {
 			fmt.Fprintf(b, " | %d: LEO %d HW %d", id, r.log.LEO(), r.hw)
 		}
@@ -104,7 +104,7 @@ func (c *Cluster) describePartitionLine(b *strings.Builder, p *Partition) {
 
 func (c *Cluster) describePartition(b *strings.Builder, p *Partition) {
 	c.describePartitionLine(b, p)
-	for _, id := range p.Replicas {
+	for _, id := range p.replicas {
 		r := c.brokers[id-1].replicas[p]
 		if r == nil {
 			fmt.Fprintf(b, "  replica on %d: not created\n", id)

@@ -2,6 +2,8 @@ package core
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/kafkasim/kafkasim/core/log"
@@ -224,7 +226,7 @@ func (x *extConns) close(cn *extConn, reason string) {
 // brokerReset: broker b's process died (b.incarnation is already the
 // next one); its OS resets the connections that process had accepted.
 func (x *extConns) brokerReset(b *Broker) {
-	for _, name := range sortedKeys(x.conns) {
+	for _, name := range slices.Sorted(maps.Keys(x.conns)) {
 		cn := x.conns[name]
 		if cn.broker != b || cn.inc != b.incarnation-1 {
 			continue
@@ -369,10 +371,10 @@ func (x *extConns) reply(cn *extConn, r *extReq, rep *Reply) {
 // partition resolves a partition named in a request, or gives Kafka's error.
 func (x *extConns) partition(topic string, id int32) (*Partition, string) {
 	t := x.c.topics[topic]
-	if t == nil || id < 0 || int(id) >= len(t.Partitions) {
+	if t == nil || id < 0 || int(id) >= len(t.parts) {
 		return nil, "UNKNOWN_TOPIC_OR_PARTITION"
 	}
-	return t.Partitions[id], ""
+	return t.parts[id], ""
 }
 
 // produce translates a ProduceRequest for handleProduce and its answer back.
@@ -510,7 +512,7 @@ type ConnView struct {
 // views lists the open connections by name.
 func (x *extConns) views() []ConnView {
 	out := []ConnView{}
-	for _, name := range sortedKeys(x.conns) {
+	for _, name := range slices.Sorted(maps.Keys(x.conns)) {
 		cn := x.conns[name]
 		st := "connecting"
 		if cn.open {

@@ -34,7 +34,7 @@ func (b metadataBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	names := b.r.Topics
 	if names == nil {
 		for _, t := range c.order {
-			if _, known := br.cache[t.Partitions[0]]; known {
+			if _, known := br.cache[t.parts[0]]; known {
 				names = append(names, t.Name)
 			}
 		}
@@ -73,8 +73,8 @@ func (b metadataBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 			for _, pm := range tm.parts {
 				st := br.cache[pm.p]
 				mp := MetadataPartition{Partition: int32(pm.p.ID), Leader: pm.leader, LeaderEpoch: pm.epoch,
-					Replicas: append([]int{}, pm.p.Replicas...), ISR: append([]int{}, st.isr...), Offline: []int{}}
-				for _, id := range pm.p.Replicas {
+					Replicas: append([]int{}, pm.p.replicas...), ISR: append([]int{}, st.isr...), Offline: []int{}}
+				for _, id := range pm.p.replicas {
 					if !isLive[id] {
 						mp.Offline = append(mp.Offline, id)
 					}
@@ -280,7 +280,7 @@ func (b offsetFetchBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 		// Every partition the group committed: ask for all and keep those
 		// with an offset.
 		for _, t := range x.c.order {
-			for _, p := range t.Partitions {
+			for _, p := range t.parts {
 				parts = append(parts, p)
 				names = append(names, OffsetFetchPartition{Topic: t.Name, Partition: int32(p.ID)})
 			}

@@ -171,7 +171,7 @@ func (p *Producer) send(cmd Produce) error {
 	part := -1
 	if cmd.Partition != nil {
 		part = *cmd.Partition
-		if t != nil && (part < 0 || part >= len(t.Partitions)) {
+		if t != nil && (part < 0 || part >= len(t.parts)) {
 			return fmt.Errorf("topic %s has no partition %d", cmd.Topic, part)
 		}
 	}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"github.com/kafkasim/kafkasim/core/hash"
+	"slices"
 )
 
 // partitionerState is what the partitioner keeps about one topic.
@@ -40,11 +41,11 @@ func (p *Producer) place(d *dest, pr *precord, more int) {
 	if part < 0 {
 		part = p.partition(d, pr)
 	}
-	if part >= len(d.t.Partitions) {
+	if part >= len(d.t.parts) {
 		p.waiting = append(p.waiting, *pr)
 		return
 	}
-	p.accumulate(d.t.Partitions[part], pr, more)
+	p.accumulate(d.t.parts[part], pr, more)
 }
 
 // partition picks a partition: murmur2 of the key over all partitions;
@@ -81,7 +82,7 @@ func (p *Producer) stickyPartition(d *dest, pr *precord) int {
 		switchNow := false
 		if p.conf.partitioner == "uniform" {
 			switchNow = st.stickyBytes >= max(p.conf.batchSize, 1)
-		} else if q := p.queues[t.Partitions[st.sticky]]; q != nil {
+		} else if q := p.queues[t.parts[st.sticky]]; q != nil {
 			last := q.last()
 			switchNow = last == nil || last.closed || last.bytes+size > p.conf.batchSize && len(last.recs) > 0
 		}
@@ -99,25 +100,16 @@ func (p *Producer) stickyPartition(d *dest, pr *precord) int {
 	}
 	next := choices[p.c.rng.Intn(len(choices))]
 	if st.sticky >= 0 && len(choices) > 1 && next == st.sticky {
-		next = choices[(indexOf(choices, next)+1+p.c.rng.Intn(len(choices)-1))%len(choices)]
+		next = choices[(slices.Index(choices, next)+1+p.c.rng.Intn(len(choices)-1))%len(choices)]
 	}
 	st.sticky, st.stickyBytes = next, size
 	return next
 }
 
-func indexOf(v []int, x int) int {
-	for i, y := range v {
-		if y == x {
-			return i
-		}
-	}
-	return -1
-}
-
 func (p *Producer) available(t *Topic, n int) []int {
 	var out []int
-	for i := 0; i < n && i < len(t.Partitions); i++ {
-		if p.meta.leader(t.Partitions[i]) >= 0 {
+	for i := 0; i < n && i < len(t.parts); i++ {
+		if p.meta.leader(t.parts[i]) >= 0 {
 			out = append(out, i)
 		}
 	}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -23,8 +24,8 @@ func (c *Cluster) Replica(name string) (*Replica, error) {
 	if err != nil || c.Broker(id) == nil {
 		return nil, fmt.Errorf("bad replica %q: no broker %q", name, name[i+1:])
 	}
-	if !contains(p.Replicas, id) {
-		return nil, fmt.Errorf("broker %d has no replica of %s (replicas: %s)", id, p.Name, joinInts(p.Replicas))
+	if !slices.Contains(p.replicas, id) {
+		return nil, fmt.Errorf("broker %d has no replica of %s (replicas: %s)", id, p.Name, joinInts(p.replicas))
 	}
 	r := c.brokers[id-1].replicas[p]
 	if r == nil {

@@ -101,7 +101,7 @@ func (c *Cluster) groupText(name string) string {
 		fmt.Fprintf(&b, "  member %s = %s%s: [%s]\n", m.client, m.id, lead, partNames(m.assignment))
 	}
 	for _, t := range c.order {
-		for _, p := range t.Partitions {
+		for _, p := range t.parts {
 			if off, ok := g.offsets[p]; ok {
 				fmt.Fprintf(&b, "  committed %s: %d\n", p.Name, off)
 			}

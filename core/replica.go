@@ -76,8 +76,9 @@ func (r *Replica) LEO() int64 { return r.log.LEO() }
 // HW returns the replica's high watermark.
 func (r *Replica) HW() int64 { return r.hw }
 
-// Log returns the replica's log (read-only use).
-func (r *Replica) Log() *log.Log { return r.log }
+// Log returns a read-only view of the replica's log: nothing outside the
+// broker changes a log except through commands.
+func (r *Replica) Log() log.View { return r.log.View() }
 
 // Epochs returns the replica's leader-epoch cache entries.
 func (r *Replica) Epochs() []log.EpochEntry { return r.epochs.Entries() }

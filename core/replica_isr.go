@@ -24,7 +24,7 @@ type isrChange struct {
 // with INELIGIBLE_REPLICA, over and over.
 func (r *Replica) maybeExpandISR(id int) {
 	fs := r.followers[id]
-	if contains(r.isr, id) || r.pending != nil || fs.leo < r.hw || fs.leo < r.epochStart() {
+	if slices.Contains(r.isr, id) || r.pending != nil || fs.leo < r.hw || fs.leo < r.epochStart() {
 		return
 	}
 	if md := r.b.c.md; md.kraft && r.b.c.preset.kip841 && !md.live(id) {

@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // becomeLeader is Partition.makeLeader: the replica starts a new leader
 // epoch at its LEO, forgets what it knew of followers (LEO unknown), and
 // keeps its high watermark until followers report in.
@@ -12,12 +14,12 @@ func (r *Replica) becomeLeader(st pstate) {
 		r.epochs.Assign(st.epoch, r.log.LEO())
 	}
 	r.followers = map[int]*followerState{}
-	for _, id := range r.p.Replicas {
+	for _, id := range r.p.replicas {
 		if id == r.b.ID {
 			continue
 		}
 		fs := &followerState{leo: -1}
-		if contains(st.isr, id) {
+		if slices.Contains(st.isr, id) {
 			fs.lastCaughtUp = c.now
 		}
 		r.followers[id] = fs
@@ -45,7 +47,7 @@ func (r *Replica) epochStart() int64 {
 func (r *Replica) maximalISR() []int {
 	out := r.isr
 	for _, id := range r.pending {
-		if !contains(out, id) {
+		if !slices.Contains(out, id) {
 			out = append(append([]int(nil), out...), id)
 		}
 	}

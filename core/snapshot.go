@@ -1,5 +1,10 @@
 package core
 
+import (
+	"maps"
+	"slices"
+)
+
 // Snapshot is the cluster's visible state at one virtual time, JSON-
 // encodable: what a renderer draws between events, what a client that
 // starts watching receives before the event stream, what `print` shows
@@ -111,16 +116,16 @@ func (c *Cluster) Snapshot() *Snapshot {
 	}
 	for _, t := range c.order {
 		tv := TopicView{Name: t.Name, Internal: t.Internal, Partitions: []PartitionView{}}
-		for _, p := range t.Partitions {
+		for _, p := range t.parts {
 			tv.Partitions = append(tv.Partitions, c.partitionView(p))
 		}
 		s.Topics = append(s.Topics, tv)
 	}
-	for _, name := range sortedKeys(c.producers) {
+	for _, name := range slices.Sorted(maps.Keys(c.producers)) {
 		s.Producers = append(s.Producers, c.producers[name].view())
 	}
 	groups := map[string]bool{}
-	for _, name := range sortedKeys(c.consumers) {
+	for _, name := range slices.Sorted(maps.Keys(c.consumers)) {
 		k := c.consumers[name]
 		s.Consumers = append(s.Consumers, k.view())
 		if k.Group != "" {
@@ -134,7 +139,7 @@ func (c *Cluster) Snapshot() *Snapshot {
 			}
 		}
 	}
-	for _, name := range sortedKeys(groups) {
+	for _, name := range slices.Sorted(maps.Keys(groups)) {
 		if g, ok := c.groupView(name); ok {
 			s.Groups = append(s.Groups, g)
 		}
@@ -144,9 +149,9 @@ func (c *Cluster) Snapshot() *Snapshot {
 }
 
 func (c *Cluster) partitionView(p *Partition) PartitionView {
-	pv := PartitionView{Name: p.Name, Assignment: append([]int{}, p.Replicas...), Leader: p.Leader(),
+	pv := PartitionView{Name: p.Name, Assignment: append([]int{}, p.replicas...), Leader: p.Leader(),
 		LeaderEpoch: p.LeaderEpoch(), ISR: append([]int{}, p.state.isr...), Replicas: []ReplicaView{}}
-	for _, id := range p.Replicas {
+	for _, id := range p.replicas {
 		r := c.brokers[id-1].replicas[p]
 		if r == nil {
 			continue
@@ -189,11 +194,11 @@ func (c *Cluster) groupView(name string) (GroupView, bool) {
 			return gv, false
 		}
 		gv.State = "zookeeper"
-		for _, client := range sortedKeys(asg) {
+		for _, client := range slices.Sorted(maps.Keys(asg)) {
 			gv.Members = append(gv.Members, MemberView{ID: client, Client: client, Assignment: append([]string{}, asg[client]...)})
 		}
 		for _, t := range c.order {
-			for _, p := range t.Partitions {
+			for _, p := range t.parts {
 				if off, ok, _ := c.GroupCommitted(name, p); ok {
 					gv.Committed[p.Name] = off
 				}

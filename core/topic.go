@@ -2,17 +2,19 @@ package core
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 )
 
 // Topic is a topic's definition: its partitions and resolved configuration.
 type Topic struct {
-	Name       string
-	Partitions []*Partition
-	Internal   bool // __consumer_offsets
-	conf       topicConf
-	overrides  map[string]string
+	Name      string
+	parts     []*Partition
+	Internal  bool // __consumer_offsets
+	conf      topicConf
+	overrides map[string]string
 }
 
 // Partition is one partition's identity, assignment and the authoritative
@@ -23,7 +25,7 @@ type Partition struct {
 	Topic    *Topic
 	ID       int
 	Name     string // "topic-N"
-	Replicas []int  // assignment, preferred leader first
+	replicas []int  // assignment, preferred leader first
 	state    pstate
 }
 
@@ -130,7 +132,7 @@ func rackAlternated(brokers []int, racks map[int]string) ([]int, int) {
 	for _, b := range brokers {
 		byRack[racks[b]] = append(byRack[racks[b]], b)
 	}
-	names := sortedKeys(byRack)
+	names := slices.Sorted(maps.Keys(byRack))
 	for _, rk := range names {
 		sort.Ints(byRack[rk])
 	}
@@ -146,3 +148,11 @@ func rackAlternated(brokers []int, racks map[int]string) ([]int, int) {
 }
 
 func partitionName(topic string, id int) string { return topic + "-" + strconv.Itoa(id) }
+
+// Partitions returns the topic's partitions in id order, in a slice of
+// its own.
+func (t *Topic) Partitions() []*Partition { return slices.Clone(t.parts) }
+
+// Replicas returns the partition's assignment, preferred leader first, in
+// a slice of its own.
+func (p *Partition) Replicas() []int { return slices.Clone(p.replicas) }

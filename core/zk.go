@@ -2,6 +2,8 @@ package core
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -196,7 +198,7 @@ func (z *zkTree) delete(path string) {
 // deleteIn removes path and its subtree as part of transaction zxid.
 func (z *zkTree) deleteIn(path string, zxid int64) {
 	n := z.nodes[path]
-	for _, k := range sortedKeys(n.kids) {
+	for _, k := range slices.Sorted(maps.Keys(n.kids)) {
 		z.deleteIn(path+"/"+k, zxid)
 	}
 	z.remove(path, zxid)
@@ -238,7 +240,7 @@ func (z *zkTree) children(path string) []string {
 	if !ok || len(n.kids) == 0 {
 		return nil
 	}
-	return sortedKeys(n.kids)
+	return slices.Sorted(maps.Keys(n.kids))
 }
 
 // paths returns every path, sorted.

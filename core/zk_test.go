@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -61,7 +62,7 @@ func TestZKStats(t *testing.T) {
 		t.Fatalf("last zxid %x", zk.LastZxid())
 	}
 	root, _, _ := zk.Children("/")
-	if !containsString(root, "zookeeper") || !containsString(root, "brokers") {
+	if !slices.Contains(root, "zookeeper") || !slices.Contains(root, "brokers") {
 		t.Fatalf("/ children %v", root)
 	}
 	if _, ok := zk.Exists("/nope"); ok {

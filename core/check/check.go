@@ -118,7 +118,7 @@ func LostViolations(c *core.Cluster) []Violation {
 func Divergences(c *core.Cluster) []Violation {
 	var out []Violation
 	for _, t := range c.Topics() {
-		for _, p := range t.Partitions {
+		for _, p := range t.Partitions() {
 			reps := replicas(c, p)
 			for i := 0; i < len(reps); i++ {
 				for j := i + 1; j < len(reps); j++ {
@@ -139,7 +139,7 @@ type replica struct {
 
 func replicas(c *core.Cluster, p *core.Partition) []replica {
 	var out []replica
-	for _, id := range p.Replicas {
+	for _, id := range p.Replicas() {
 		if r := c.Broker(id).Replica(p); r != nil {
 			out = append(out, replica{id, r})
 		}
@@ -159,7 +159,7 @@ func diverge(p *core.Partition, a, b replica) (Violation, bool) {
 // both replicas' high watermarks, and reports the first offset where they
 // hold a different record or one appended under a different leader epoch.
 // Long values (group metadata records) are clipped in the report.
-func FirstDivergence(part string, la, lb *log.Log, ida, idb int, from, to int64) (Violation, bool) {
+func FirstDivergence(part string, la, lb log.View, ida, idb int, from, to int64) (Violation, bool) {
 	for o := from; o < to; o++ {
 		ra, ba, okA := la.At(o)
 		rb, bb, okB := lb.At(o)
@@ -249,7 +249,7 @@ func Duplicates(c *core.Cluster) []Violation {
 	}
 	var out []Violation
 	for _, t := range c.Topics() {
-		for _, p := range t.Partitions {
+		for _, p := range t.Partitions() {
 			vals, err := c.CommittedLog(p)
 			if err != nil {
 				continue

@@ -110,7 +110,7 @@ func writeHistory(b *strings.Builder, h *core.History) {
 // writeLogs renders every replica's final state and records.
 func writeLogs(b *strings.Builder, c *core.Cluster) {
 	for _, t := range c.Topics() {
-		for _, p := range t.Partitions {
+		for _, p := range t.Partitions() {
 			for _, br := range c.Brokers() {
 				r := br.Replica(p)
 				if r == nil {

@@ -223,7 +223,7 @@ func (ck *checker) lost(c *core.Cluster, lost map[int]bool) []check.Violation {
 	h := c.History()
 	var out []check.Violation
 	for _, t := range c.Topics() {
-		for _, p := range t.Partitions {
+		for _, p := range t.Partitions() {
 			ps := ck.parts[p.Name]
 			if ps == nil || len(ps.acked) == 0 {
 				continue
@@ -309,11 +309,11 @@ func (ck *checker) relost(h *core.History, ps *partState, now map[int]bool) {
 func (ck *checker) divergences(c *core.Cluster) []check.Violation {
 	var out []check.Violation
 	for _, t := range c.Topics() {
-		for _, p := range t.Partitions {
+		for _, p := range t.Partitions() {
 			ps := ck.part(c, p.Name)
 			var reps []*core.Replica
 			var ids []int
-			for _, id := range p.Replicas {
+			for _, id := range p.Replicas() {
 				if r := c.Broker(id).Replica(p); r != nil {
 					reps = append(reps, r)
 					ids = append(ids, id)
@@ -347,7 +347,7 @@ func (ck *checker) divergences(c *core.Cluster) []check.Violation {
 	return out
 }
 
-func batchAt(l *log.Log, off int64) *log.Batch {
+func batchAt(l log.View, off int64) *log.Batch {
 	_, b, _ := l.At(off)
 	return b
 }
@@ -400,7 +400,7 @@ func (ck *checker) duplicates(c *core.Cluster) []check.Violation {
 		if t.Internal {
 			continue
 		}
-		for _, p := range t.Partitions {
+		for _, p := range t.Partitions() {
 			ps := ck.part(c, p.Name)
 			r := c.LeaderReplica(p)
 			if r == nil {

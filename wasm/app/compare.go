@@ -103,7 +103,7 @@ func (e *Engine) side(id int, d *session.Driver, after []core.Event) BranchSide 
 		if t.Internal {
 			continue
 		}
-		for _, p := range t.Partitions {
+		for _, p := range t.Partitions() {
 			vals, err := c.CommittedLog(p)
 			if err != nil {
 				s.Logs[p.Name] = "(" + err.Error() + ")"

@@ -40,7 +40,7 @@ func (e *Engine) Segments(partition string, broker int, offset int64) (*Segments
 	if broker == 0 {
 		broker = p.Leader()
 		if broker <= 0 {
-			broker = p.Replicas[0]
+			broker = p.Replicas()[0]
 		}
 	}
 	lv, err := c.ReplicaLog(partition, broker)
@@ -123,7 +123,7 @@ func (e *Engine) Offsets() (*OffsetsView, error) {
 		v.InZK = c.Version() == "0.8"
 		return v, nil
 	}
-	for _, p := range t.Partitions {
+	for _, p := range t.Partitions() {
 		r := c.LeaderReplica(p)
 		if r == nil {
 			continue

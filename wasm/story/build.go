@@ -339,7 +339,7 @@ func (b *builder) conclude(c *core.Cluster, sent []core.SentRecord) {
 func (b *builder) lostWhy(c *core.Cluster, s core.SentRecord) string {
 	var never []int
 	if p, err := c.Partition(s.Partition); err == nil {
-		for _, id := range p.Replicas {
+		for _, id := range p.Replicas() {
 			if !b.ever[id] {
 				never = append(never, id)
 			}
@@ -358,7 +358,7 @@ func (b *builder) lostWhy(c *core.Cluster, s core.SentRecord) string {
 
 func (b *builder) replicaCount(c *core.Cluster) int {
 	if p, err := c.Partition(b.part); err == nil {
-		return len(p.Replicas)
+		return len(p.Replicas())
 	}
 	return 0
 }
