@@ -14,6 +14,8 @@ require (
 	golang.org/x/image v0.45.0
 )
 
+require github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
+
 require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/ebitengine/gomobile v0.0.0-20260820040257-d11f821a26a6 // indirect

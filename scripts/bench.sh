@@ -211,3 +211,21 @@ if [[ ${BENCH_BROWSER:-1} != 0 ]]; then
 		echo "  (ratio below the 0.8 target on this machine)"
 	fi
 fi
+
+# Real Kafka clients: franz-go (100-byte records, 6 partitions, RF 3,
+# acks=all) against kafkasim's listeners (really replicating, in
+# simulated time following the wall clock) and against franz-go's kfake
+# (immediate writes), in the same run (server/kafka BenchmarkFranzGoVsKfake).
+KRECS=${BENCH_KAFKA_RECORDS:-200000}
+kline=$(KAFKASIM_BENCH_RECORDS=$KRECS $GO test ./server/kafka -run XXX -bench FranzGoVsKfake -benchtime 1x 2>&1 | grep '^BenchmarkFranzGoVsKfake' || true)
+if [[ -n $kline ]]; then
+	kv() { awk -v u="$1" '{ for (i = 2; i <= NF; i++) if ($(i) == u) print $(i-1) }' <<<"$kline"; }
+	echo
+	echo "Kafka protocol: franz-go, $KRECS records of 100 bytes, 6 partitions, RF 3, acks=all"
+	row "kafkasim records/s" "$(kv kafkasim-rec/s)"
+	row "kfake records/s" "$(kv kfake-rec/s)"
+	row "ratio kafkasim/kfake" "$(kv ratio)"
+	row "kafkasim heap after" "$(kv heap-MiB) MiB"
+else
+	echo "bench: the Kafka protocol benchmark did not run" >&2
+fi

@@ -26,7 +26,7 @@ type wallBackend struct {
 	done     chan struct{}
 }
 
-func newWallBackend(t *testing.T, opts core.Options, setup ...core.Command) *wallBackend {
+func newWallBackend(t testing.TB, opts core.Options, setup ...core.Command) *wallBackend {
 	t.Helper()
 	c, err := core.New(opts)
 	if err != nil {
@@ -101,7 +101,7 @@ func (b *wallBackend) Watch(fn func(*core.Cluster, []core.Event, bool)) (func(),
 
 // startServer starts listeners for the backend's brokers on free ports
 // and returns the bootstrap address of broker 1.
-func startServer(t *testing.T, b Backend, brokers int) (*Server, string) {
+func startServer(t testing.TB, b Backend, brokers int) (*Server, string) {
 	t.Helper()
 	for try := 0; try < 20; try++ {
 		base := 20000 + rand.IntN(30000)
