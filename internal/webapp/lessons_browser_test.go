@@ -64,7 +64,7 @@ func newLessonPage(t *testing.T) *lessonPage {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 240*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, 360*time.Second)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	return &lessonPage{t: t, ctx: ctx, base: "http://" + ln.Addr().String() + "/", out: out}
 }
@@ -304,4 +304,23 @@ func TestLessonPanelAndHighlights(t *testing.T) {
 		t.Fatalf("highlights in the scene: %v", lit)
 	}
 	p.shot("lesson-zh-segments.png")
+
+	// A teacher's own file, as opened from disk or a URL: parsed and
+	// rendered in the wasm; a malformed one shows its line.
+	own := "---\nid: mine\ntitle: My lesson\norder: 1\nsummary: s\n---\n\nHello **class**.\n\n```ksim run\ncluster brokers=2 seed=1 version=3.9 metadata=kraft\n```\n\n## What you saw\n\n- two brokers\n"
+	p.js(nil, `Lessons.openText(`+jsString(own)+`, {kind: "url", url: "http://127.0.0.1/mine.md"}, 0)`)
+	if s := p.state(); s.Title != "My lesson" || !strings.Contains(s.Text, "Hello class.") {
+		t.Fatalf("own lesson: %+v", s)
+	}
+	p.click(".ls-next")
+	p.settle()
+	var brokers int
+	p.js(&brokers, `kafkasim.snapshot().brokers.length`)
+	if brokers != 2 {
+		t.Fatalf("own lesson's cluster: %d brokers", brokers)
+	}
+	p.js(nil, `Lessons.openText("---\nid: bad\n", {kind: "file", text: ""}, 0)`)
+	if s := p.state(); !strings.Contains(s.Text, "line 1") {
+		t.Fatalf("a malformed lesson shows no error line: %+v", s)
+	}
 }
