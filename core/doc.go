@@ -75,15 +75,21 @@
 // # Layout
 //
 // core is one flat package; files are grouped by prefix as Kafka's own
-// code is: broker_* (the broker's request handlers), coordinator_* (the
-// group coordinator), controller_* (elections, ISR changes, registration,
-// ZooKeeper and KRaft metadata), consumer_* and producer_* (the simulated
-// clients), plus the driver's side: apply.go and clientcmd.go (commands),
-// advance.go (time and blocking operations), cmdlog.go (the command log
-// and Replay), command.go and cmdjson.go (commands and their JSON),
-// catalog.go, knobs.go, conf.go, preset.go and options.go
-// (configuration and versions). Sub-packages hold what stands alone: log (segments and
-// indexes), assign (assignors), hash (partitioner hashes), check (the
-// invariant checker), scenario (the scenario language), simtest
-// (simulation testing).
+// code is: broker_* (the broker's request handlers), replica_* (a
+// partition replica: leader, follower fetcher, ISR, producer state),
+// coordinator_* (the group coordinator), controller_* (elections, ISR
+// changes, registration, ZooKeeper and KRaft metadata), consumer_*,
+// producer_* and client_* (the simulated clients), external_* (requests
+// of clients the core does not simulate, by connection), zk* (the
+// ZooKeeper model), plus the driver's side: apply.go and clientcmd.go
+// (commands), advance.go (time and blocking operations), cmdlog.go (the
+// command log and Replay), command*.go and cmdjson.go (commands and their
+// JSON), catalog.go, knobs.go, conf.go, preset.go and options.go
+// (configuration and versions). A flat package lets the state machine's
+// parts call each other without exporting anything; the prefixes do the
+// grouping sub-packages would. Sub-packages hold what stands alone: log
+// (segments and indexes), assign (assignors), hash (partitioner hashes),
+// check (the invariant checker), scenario (the scenario language), simtest
+// (simulation testing), internal/strictjson (strict JSON decoding),
+// internal/xrand (the PRNG).
 package core
