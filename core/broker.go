@@ -22,7 +22,8 @@ func (s brokerState) String() string {
 // replicas' logs (page cache included for a crash, not for a power-off),
 // leader-epoch checkpoints and the high-watermark checkpoint. Everything
 // else (roles, ISR views, fetchers, metadata cache, groups) is volatile and
-// rebuilt from the controller after a restart.
+// rebuilt from the controller after a restart. ID and Rack are fixed at
+// creation: read-only.
 type Broker struct {
 	c           *Cluster
 	ID          int

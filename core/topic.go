@@ -9,6 +9,9 @@ import (
 )
 
 // Topic is a topic's definition: its partitions and resolved configuration.
+// Its exported fields are its identity, fixed at creation: read them, never
+// set them (the cluster changes only through commands; Snapshot is the
+// copy to keep).
 type Topic struct {
 	Name      string
 	parts     []*Partition
@@ -20,7 +23,8 @@ type Topic struct {
 // Partition is one partition's identity, assignment and the authoritative
 // state the metadata service holds for it (the partition state znode in ZK
 // mode, the PartitionRecord in KRaft). Brokers act on their own, possibly
-// stale, copies.
+// stale, copies. Its exported fields are its identity, fixed at creation:
+// read-only, like Topic's.
 type Partition struct {
 	Topic    *Topic
 	ID       int
