@@ -73,8 +73,18 @@ const App = {
     kafkasim.load(text, "welcome: a live cluster");
     this.setName(kafkasim.name);
     kafkasim.play();
+    this.hint("This cluster is live: p1 writes orders, c1 and c2 read them. Break something: click a broker (L marks a leader) and choose Crash, then drag the timeline back to undo it. Or open a lesson or a scenario from the menus. Press ? for keys.");
   },
 
+  // hint shows a one-time line over the canvas; any click or key dismisses it.
+  hint(text) {
+    const b = document.getElementById("banner");
+    b.replaceChildren(h("span", {}, text), h("button", { class: "small", onclick: () => (b.hidden = true) }, "got it"));
+    b.hidden = false;
+    const off = () => { b.hidden = true; document.removeEventListener("keydown", off); };
+    document.addEventListener("keydown", off);
+    setTimeout(() => (b.hidden = true), 30000);
+  },
   setName(n) { this.scenarioName = n; document.getElementById("scenario-name").textContent = n; },
 
   // persist keeps the session in sessionStorage and, when short, the URL
@@ -290,7 +300,7 @@ const App = {
     switch (m.type) {
       case "ready": this.canvasReady = true; this.sceneDirty = true; break;
       case "frame": if (this.firstFrameMs === null) this.firstFrameMs = m.ms; break;
-      case "click": this.onCanvasClick(m, frame.left + m.x, frame.top + m.y); break;
+      case "click": document.getElementById("banner").hidden = true; this.onCanvasClick(m, frame.left + m.x, frame.top + m.y); break;
       case "hover":
         if (!m.kind || UI.menuOpen()) { hideExplain(); break; }
         showExplain(explainKey(m), frame.left + m.x, frame.top + m.y, this.hoverExtra(m));
@@ -354,7 +364,7 @@ const App = {
     time.addEventListener("input", () => {
       this.dragging = true;
       clearTimeout(seekTimer);
-      seekTimer = setTimeout(() => UI.seek(Number(time.value)), 60);
+      seekTimer = setTimeout(() => UI.seek(Number(time.value)), 120); // each backward seek replays from the seed
     });
     time.addEventListener("change", () => { this.dragging = false; clearTimeout(seekTimer); UI.seek(Number(time.value)); });
     $("scenario-btn").onclick = (e) => { e.stopPropagation(); this.toggleScenarioMenu(); };
