@@ -208,16 +208,17 @@ func (e *Engine) Metrics() (*MetricsView, error) {
 	for _, ev := range e.sess.Driver().Events().Trace() {
 		switch ev.Type {
 		case core.EvISR:
-			if strings.HasPrefix(ev.Detail, "shrink") {
+			switch {
+			case ev.Change == "shrink" || ev.Change == "" && strings.HasPrefix(ev.Detail, "shrink"):
 				v.ISRShrinks++
-			} else if strings.HasPrefix(ev.Detail, "expand") {
+			case ev.Change == "expand" || ev.Change == "" && strings.HasPrefix(ev.Detail, "expand"):
 				v.ISRExpands++
 			}
 		case core.EvLeader:
 			if ev.Leader >= 0 {
 				v.Elections++
 			}
-			if ev.Unclean {
+			if ev.Unclean || ev.Election == core.ElectionUnclean {
 				v.Unclean++
 			}
 		case core.EvTruncate:

@@ -383,7 +383,7 @@ func markOf(ev *core.Event) (scene.Mark, bool) {
 		m.Kind, m.Broker, m.Epoch, m.Unclean = scene.MarkElection, ev.Leader, ev.Epoch, ev.Unclean
 	case core.EvISR:
 		m.Kind = scene.MarkISRExpand
-		if strings.HasPrefix(ev.Detail, "shrink") {
+		if ev.Change == "shrink" || strings.HasPrefix(ev.Detail, "shrink") {
 			m.Kind = scene.MarkISRShrink
 		}
 		m.Text = clipText(ev.Detail)

@@ -78,8 +78,8 @@ func (b *builder) event(e *core.Event) {
 			b.election(e)
 		}
 		return
-	case core.EvInfo:
-		if e.Partition != "" && strings.Contains(e.Detail, "becomes leader") {
+	case core.EvRole:
+		if e.Partition != "" && e.Role == core.RoleLeader {
 			b.leader[e.Partition] = e.Broker
 		}
 		return
@@ -211,13 +211,14 @@ func (b *builder) election(e *core.Event) {
 		return
 	}
 	kind := "clean election"
-	if e.Unclean {
-		kind = "UNCLEAN election: a replica outside the ISR"
+	switch {
+	case e.Unclean || e.Election == core.ElectionUnclean:
+		kind = "UNCLEAN election: a replica outside the ISR (unclean.leader.election.enable)"
+	case e.Election == core.ElectionPreferred:
+		kind = "preferred leader election"
 	}
-	if strings.Contains(e.Detail, "clean") {
-		kind = e.Detail
-	} else if e.Detail != "" {
-		kind += ", " + e.Detail
+	if why := nonEmpty(e.Reason, e.Detail); why != "" && !strings.Contains(kind, why) {
+		kind += ": " + why
 	}
 	text := fmt.Sprintf("election: broker %d leads %s in epoch %d (%s)", e.Leader, e.Partition, e.Epoch, kind)
 	if _, ok := b.hold[e.Leader]; ok {
