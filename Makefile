@@ -23,11 +23,11 @@ selfcontained:
 	./scripts/selfcontained.sh
 
 test-native:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 # The core's tests again, compiled to WebAssembly and run under node.
 test-wasm:
-	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./core/...
+	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 30m ./core/...
 
 bench:
 	./scripts/bench.sh
