@@ -103,4 +103,3 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 		fmt.Fprintf(os.Stderr, "kafka bench: %d records: kafkasim %.0f rec/s, kfake %.0f rec/s, ratio %.2f, heap %.1f MiB\n", n, sim, fk, sim/fk, float64(ms.HeapInuse)/(1<<20))
 	}
 }
-
