@@ -159,7 +159,7 @@ func TestServeWithScenarioAndCtl(t *testing.T) {
 	// Text tail of a few events.
 	textDone := make(chan string, 1)
 	go func() {
-		code, out, errs := runCtl(t, url, "", "-room", room.Code, "tail", "-n", "2", "-for", "10s")
+		code, out, errs := runCtl(t, url, "", "-room", room.Code, "tail", "-n", "6", "-for", "8s")
 		textDone <- strconv.Itoa(code) + "\n" + out + errs
 	}()
 	time.Sleep(200 * time.Millisecond)
@@ -168,7 +168,9 @@ func TestServeWithScenarioAndCtl(t *testing.T) {
 	}
 	text := <-textDone
 	tl := strings.Split(strings.TrimSpace(text), "\n")
-	if tl[0] != "0" || len(tl) != 4 || !strings.Contains(tl[1], "-- join snapshot of lesson.ksim") || !strings.Contains(text, "crashed") {
+	// Replication of the earlier records may still be streaming: the
+	// crash is among the next events, each a trace line.
+	if tl[0] != "0" || len(tl) < 3 || !strings.Contains(tl[1], "-- join snapshot of lesson.ksim") || !strings.Contains(text, "crashed") {
 		t.Fatalf("text tail:\n%s", text)
 	}
 	for _, l := range tl[2:] {
