@@ -54,6 +54,7 @@ const App = {
   },
 
   async restore() {
+    if (await ServerLink.restore(this)) return; // ?fork=ROOM, ?share=ID (server.js)
     const hash = location.hash.slice(1);
     if (hash.includes("ksim=")) {
       try { kafkasim.openShare(hash); this.setName(kafkasim.name); return; } catch (e) { UI.toast("The share link does not open: " + e.message); }
@@ -286,7 +287,8 @@ const App = {
     a.remove();
   },
   async share() {
-    const link = kafkasim.share();
+    let link = kafkasim.share();
+    if (!link) link = await ServerLink.share(kafkasim.script()); // too long: a short id on the server (server.js)
     if (!link) { UI.toast("This session is too long for a link: it is downloaded as a .ksim file instead."); this.exportKsim(); return; }
     history.replaceState(null, "", link);
     try { await navigator.clipboard.writeText(link); UI.toast("Share link copied: it opens this session at this moment."); }

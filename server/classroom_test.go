@@ -147,7 +147,7 @@ func TestClassroom(t *testing.T) {
 	if err := xml.Unmarshal(svg, new(struct{})); err != nil || !strings.Contains(string(svg), "<path") {
 		t.Fatalf("qr is not an SVG: %v\n%.200s", err, svg)
 	}
-	if want := "/?room=" + room.Code; !strings.HasSuffix(room.Join, want) {
+	if want := "/classroom?room=" + room.Code; !strings.HasSuffix(room.Join, want) {
 		t.Fatalf("join %q", room.Join)
 	}
 }

@@ -88,7 +88,7 @@ func (s *Server) info(r *http.Request, cr *classroom) protocol.RoomInfo {
 	ws := "ws" + strings.TrimPrefix(b, "http") + "/api/rooms/" + cr.code + "/ws"
 	st := cr.room.Stats()
 	return protocol.RoomInfo{
-		Code: cr.code, Scenario: cr.room.Name(), Join: b + "/?room=" + url.QueryEscape(cr.code),
+		Code: cr.code, Scenario: cr.room.Name(), Join: b + "/classroom?room=" + url.QueryEscape(cr.code),
 		QR: b + "/api/rooms/" + cr.code + "/qr.svg", WS: ws, Protocol: protocol.Version,
 		Clients: int(cr.clients.Load()), Drivers: int(cr.drivers.Load()), Now: st.Now, Gen: st.Gen, Speed: cr.room.Speed(),
 		Lagging: st.Lagging, Resyncs: st.Resyncs, Frames: st.Frames,

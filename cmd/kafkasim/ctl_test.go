@@ -91,7 +91,7 @@ func writeFile(t *testing.T, name, text string) string {
 func TestServeWithScenarioAndCtl(t *testing.T) {
 	scen := writeFile(t, "orders.ksim", "cluster brokers=4 seed=3 version=2.8 metadata=zk\ntopic create orders partitions=2 rf=3\n")
 	url, banner := startServe(t, "--scenario", scen, "--speed", "5")
-	for _, want := range []string{"serving orders.ksim on " + url, "room ", "teacher: " + url + "/?room=", "#token=", "--listen 0.0.0.0:"} {
+	for _, want := range []string{"serving orders.ksim on " + url, "room ", "teacher: " + url + "/classroom?room=", "#token=", "--listen 0.0.0.0:"} {
 		if !strings.Contains(banner, want) {
 			t.Fatalf("banner misses %q:\n%s", want, banner)
 		}

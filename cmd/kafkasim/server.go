@@ -140,17 +140,17 @@ func printHowToOpen(w io.Writer, addr *net.TCPAddr, srv *server.Server, cfg serv
 		name = "3 brokers of the newest preset"
 	}
 	fmt.Fprintf(w, "kafkasim: serving %s on %s/\n", name, base)
-	fmt.Fprintf(w, "  room %s: students open %s/?room=%s (or type the code)\n", code, base, code)
-	fmt.Fprintf(w, "  teacher: %s/?room=%s#token=%s (the token drives the cluster: keep it)\n", base, code, token)
+	fmt.Fprintf(w, "  room %s: students open %s/classroom?room=%s (or type the code there)\n", code, base, code)
+	fmt.Fprintf(w, "  teacher: %s/classroom?room=%s#token=%s (the token drives the cluster: keep it)\n", base, code, token)
 	fmt.Fprintf(w, "  ctl:     kafkasim ctl -s %s -room %s -token %s tail\n", base, code, token)
 	if loopback {
 		fmt.Fprintf(w, "  only this machine can connect. For a classroom network: kafkasim serve --listen 0.0.0.0:%d\n", addr.Port)
-		fmt.Fprintf(w, "  and give students http://<this machine's address>:%d/?room=%s\n", addr.Port, code)
+		fmt.Fprintf(w, "  and give students http://<this machine's address>:%d/classroom?room=%s\n", addr.Port, code)
 		return
 	}
 	if addr.IP.IsUnspecified() {
 		for _, ip := range localAddrs() {
-			fmt.Fprintf(w, "  on the network: http://%s/?room=%s\n", net.JoinHostPort(ip, fmt.Sprint(addr.Port)), code)
+			fmt.Fprintf(w, "  on the network: http://%s/classroom?room=%s\n", net.JoinHostPort(ip, fmt.Sprint(addr.Port)), code)
 		}
 	}
 	if len(cfg.AllowOrigins) == 0 {
