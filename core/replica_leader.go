@@ -1,12 +1,30 @@
 package core
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // becomeLeader is Partition.makeLeader: the replica starts a new leader
-// epoch at its LEO, forgets what it knew of followers (LEO unknown), and
-// keeps its high watermark until followers report in.
+// epoch at its LEO and keeps its high watermark until followers report in.
+// A new leader forgets what it knew of followers (LEO unknown) and fails
+// nothing: its acks=all requests were failed when it stopped leading.
+//
+// The same leader at a higher epoch (the ZooKeeper controller bumps the
+// epoch when it removes a dead follower from the ISR) is not a new
+// leadership (isNewLeader false): the followers keep their LEOs, only their
+// caught-up clocks restart (Replica.resetReplicaState /
+// resetLastCaughtUpTime), waiting acks=all requests stay in purgatory and
+// complete as the HW moves (maybeIncrementLeaderHW), and the group
+// coordinator is not reloaded (makeLeaders returns only new leaders).
+// Pending produces fail only when the broker stops leading
+// (ReplicaManager.makeFollowers).
 func (r *Replica) becomeLeader(st pstate) {
 	c := r.b.c
+	if r.role == roleLeader && r.leader == r.b.ID && st.epoch > r.epoch {
+		r.reelected(st)
+		return
+	}
 	r.failWaiting("NOT_LEADER_OR_FOLLOWER")
 	r.role, r.leader, r.epoch, r.follow = roleLeader, r.b.ID, st.epoch, followIdle
 	r.isr, r.version, r.pending = append([]int(nil), st.isr...), st.version, nil
@@ -27,6 +45,36 @@ func (r *Replica) becomeLeader(st pstate) {
 	c.emit(Event{Type: EvRole, Partition: r.p.Name, Broker: r.b.ID, Role: RoleLeader, Leader: r.b.ID, Epoch: st.epoch, LEO: r.log.LEO(), HW: r.hw})
 	r.maybeAdvanceHW()
 	r.onLeadershipChange()
+}
+
+// reelected is makeLeader for the replica that already leads: a new epoch
+// and the controller's ISR, the followers' state kept (see becomeLeader).
+func (r *Replica) reelected(st pstate) {
+	c := r.b.c
+	r.epoch = st.epoch
+	r.isr, r.version = append([]int(nil), st.isr...), st.version
+	if r.pending != nil {
+		r.pending = nil
+		r.isrReq++
+	}
+	if c.preset.leaderEpochs {
+		r.epochs.Assign(st.epoch, r.log.LEO())
+	}
+	for _, id := range r.p.replicas {
+		fs := r.followers[id]
+		if id == r.b.ID || fs == nil {
+			continue
+		}
+		fs.lastCaughtUp = 0
+		if slices.Contains(st.isr, id) {
+			fs.lastCaughtUp = c.now
+		}
+		fs.lastFetchLeaderLEO = r.log.LEO()
+	}
+	c.emit(Event{Type: EvInfo, Partition: r.p.Name, Broker: r.b.ID, Epoch: st.epoch, LEO: r.log.LEO(), HW: r.hw,
+		Detail: fmt.Sprintf("%s@%d stays leader at epoch %d (ISR %v): followers and waiting requests kept", r.p.Name, r.b.ID, st.epoch, slices.Sorted(slices.Values(st.isr)))})
+	r.maybeAdvanceHW()
+	r.completeWaiting()
 }
 
 // epochStart is the offset where the leader's current epoch began.
