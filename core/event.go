@@ -77,9 +77,10 @@ const (
 
 // Why a follower truncates (Event.Reason of EvTruncate).
 const (
-	TruncateHighWatermark = "high-watermark" // to its own HW: before 0.11 (KIP-101), or the leader had no epoch to answer with
-	TruncateLeaderEpoch   = "leader-epoch"   // to where its epoch ends, per OffsetsForLeaderEpoch
-	TruncateOutOfRange    = "out-of-range"   // it was ahead of the leader (OFFSET_OUT_OF_RANGE)
+	TruncateHighWatermark = "high-watermark"  // to its own HW: before 0.11 (KIP-101), or the leader had no epoch to answer with
+	TruncateLeaderEpoch   = "leader-epoch"    // to where its epoch ends, per OffsetsForLeaderEpoch
+	TruncateOutOfRange    = "out-of-range"    // it was ahead of the leader (OFFSET_OUT_OF_RANGE)
+	TruncateBelowStart    = "below-log-start" // it ended below the leader's log start (OFFSET_OUT_OF_RANGE): emptied, restarts there
 )
 
 // Records' fates (Event.Fate): acked by the leader (EvAck), failed for

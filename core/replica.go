@@ -175,6 +175,22 @@ func (r *Replica) truncate(offset int64, reason, why string) {
 		Records: dropped, Reason: reason, Fate: FateTruncated, Detail: why})
 }
 
+// truncateFullyAndStartAt empties the log and starts it at offset
+// (UnifiedLog.truncateFullyAndStartAt): the epoch cache is cleared, the log
+// start and the HW move to offset, producer state is rebuilt.
+func (r *Replica) truncateFullyAndStartAt(offset int64, why string) {
+	var dropped []log.Record
+	for _, b := range r.log.Batches(r.log.StartOffset()) {
+		dropped = append(dropped, b.Records...)
+	}
+	r.log.TruncateFullyAndStartAt(offset)
+	r.epochs.Clear()
+	r.hw = offset
+	r.rebuildProducers()
+	r.b.c.emit(Event{Type: EvTruncate, Partition: r.p.Name, Broker: r.b.ID, Offset: offset,
+		Records: dropped, Reason: TruncateBelowStart, Fate: FateTruncated, Detail: why})
+}
+
 func (r *Replica) flush() {
 	r.log.Flush(r.log.LEO())
 	r.unflushed = 0

@@ -92,10 +92,17 @@ func (b *Broker) onFetchResponse(leader int, parts []fetchPart, res []fetchResul
 		switch fr.err {
 		case "":
 		case "OFFSET_OUT_OF_RANGE":
-			// The follower is ahead of the leader (an unclean election, or pre-0.11
-			// divergence): ReplicaFetcherThread.handleOffsetOutOfRange truncates to the leader's end.
-			if fr.leo < r.log.LEO() {
+			// AbstractFetcherThread.fetchOffsetAndTruncate: a follower
+			// ahead of the leader (an unclean election, or pre-0.11
+			// divergence) truncates to the leader's end; one whose log
+			// ends below the leader's log start (retention deleted what
+			// it still needs) truncates fully and starts again at the
+			// leader's log start, then catches up.
+			switch {
+			case fr.leo < r.log.LEO():
 				r.truncate(fr.leo, TruncateOutOfRange, fmt.Sprintf("follower ahead of leader %d (LEO %d): truncate to the leader's end", leader, fr.leo))
+			case fr.logStart > r.log.LEO():
+				r.truncateFullyAndStartAt(fr.logStart, fmt.Sprintf("follower's end %d is below leader %d's log start %d: truncate fully and start at %d", r.log.LEO(), leader, fr.logStart, fr.logStart))
 			}
 			continue
 		default:
