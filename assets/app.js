@@ -82,11 +82,19 @@ const App = {
     const b = document.getElementById("banner");
     b.replaceChildren(h("span", {}, text), h("button", { class: "small", onclick: () => (b.hidden = true) }, "got it"));
     b.hidden = false;
-    const off = () => { b.hidden = true; document.removeEventListener("keydown", off); };
+    const off = () => { b.hidden = true; document.removeEventListener("keydown", off); document.removeEventListener("pointerdown", off, true); };
     document.addEventListener("keydown", off);
+    document.addEventListener("pointerdown", off, true);
+    this.hintFor = this.scenarioName;
     setTimeout(() => (b.hidden = true), 30000);
   },
-  setName(n) { this.scenarioName = n; document.getElementById("scenario-name").textContent = n; },
+  setName(n) {
+    this.scenarioName = n;
+    document.getElementById("scenario-name").textContent = n;
+    // The welcome hint is about the welcome cluster: a lesson or another
+    // scenario replaces it, so it must not sit over their picture.
+    if (this.hintFor !== undefined && n !== this.hintFor) document.getElementById("banner").hidden = true;
+  },
 
   // persist keeps the session in sessionStorage and, when short, the URL
   // fragment: a reload (Ebiten reloads on WebGL loss) restores it.
