@@ -56,28 +56,32 @@ func TestFranzGoGroup(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	for i, m := range members {
-		wg.Add(1)
-		go func(i int, m *kgo.Client) {
-			defer wg.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
+	// poll runs each member's poll loop until stop is closed.
+	poll := func(ms []*kgo.Client, stop chan struct{}) {
+		for _, m := range ms {
+			wg.Add(1)
+			go func(m *kgo.Client) {
+				defer wg.Done()
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					pctx, pc := context.WithTimeout(ctx, 200*time.Millisecond)
+					fs := m.PollFetches(pctx)
+					pc()
+					fs.EachRecord(func(r *kgo.Record) {
+						mu.Lock()
+						seen[string(r.Value)]++
+						mu.Unlock()
+					})
 				}
-				pctx, pc := context.WithTimeout(ctx, 200*time.Millisecond)
-				fs := m.PollFetches(pctx)
-				pc()
-				fs.EachRecord(func(r *kgo.Record) {
-					mu.Lock()
-					seen[string(r.Value)]++
-					mu.Unlock()
-				})
-			}
-		}(i, m)
+			}(m)
+		}
 	}
+	stop := make(chan struct{})
+	poll(members, stop)
 	waitFor := func(what string, ok func() bool) {
 		t.Helper()
 		for ctx.Err() == nil {
@@ -103,27 +107,7 @@ func TestFranzGoGroup(t *testing.T) {
 	// Member 2 leaves; the others take its partitions and read what follows.
 	members[2].Close()
 	stop = make(chan struct{})
-	for i, m := range members[:2] {
-		wg.Add(1)
-		go func(i int, m *kgo.Client) {
-			defer wg.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				pctx, pc := context.WithTimeout(ctx, 200*time.Millisecond)
-				fs := m.PollFetches(pctx)
-				pc()
-				fs.EachRecord(func(r *kgo.Record) {
-					mu.Lock()
-					seen[string(r.Value)]++
-					mu.Unlock()
-				})
-			}
-		}(i, m)
-	}
+	poll(members[:2], stop)
 	produceAll(t, prod, "events", 60, "b")
 	waitFor("the rebalance onto two members", func() bool { return assigned[0]+assigned[1] == 6 })
 	waitFor("180 records", func() bool { return len(seen) == 180 })
