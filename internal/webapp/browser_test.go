@@ -65,6 +65,12 @@ func serve(t *testing.T) string {
 
 func newBrowser(t *testing.T, base string) *browser {
 	t.Helper()
+	return newBrowserTimeout(t, base, 200*time.Second)
+}
+
+// newBrowserTimeout is newBrowser with the whole session bounded by d.
+func newBrowserTimeout(t *testing.T, base string, d time.Duration) *browser {
+	t.Helper()
 	bin := chromium(t)
 	out := os.Getenv("KAFKASIM_SCREENSHOTS")
 	if out == "" {
@@ -83,7 +89,7 @@ func newBrowser(t *testing.T, base string) *browser {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 200*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, d)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	return &browser{t: t, ctx: ctx, base: base, out: out}
 }

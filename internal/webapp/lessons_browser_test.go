@@ -1,86 +1,24 @@
 package webapp_test
 
 import (
-	"context"
 	"encoding/json"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/kafkasim/kafkasim/internal/webapp"
 )
 
-// lessonPage is a headless Chromium on the app, for the lesson pane.
-type lessonPage struct {
-	t    *testing.T
-	ctx  context.Context
-	base string
-	out  string
-}
+// lessonPage is a headless Chromium on the app, for the lesson pane: the
+// browser of browser_test.go (same Chromium flags, same served app) with a
+// longer deadline, since a lesson walk replays the cluster at every Back.
+type lessonPage struct{ *browser }
 
 func newLessonPage(t *testing.T) *lessonPage {
 	t.Helper()
-	bin := ""
-	for _, c := range []string{os.Getenv("KAFKASIM_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(c); c != "" && err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		t.Skip("no chromium here (.ci/run installs it)")
-	}
-	app, err := webapp.Build(webapp.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: app}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	out := os.Getenv("KAFKASIM_SCREENSHOTS")
-	if out == "" {
-		out = filepath.Join(os.TempDir(), "kafkasim-browser-test")
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.Flag("use-angle", "swiftshader"), chromedp.Flag("use-gl", "angle"), chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1440, 900),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 360*time.Second)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
-	return &lessonPage{t: t, ctx: ctx, base: "http://" + ln.Addr().String() + "/", out: out}
-}
-
-// js evaluates an expression (awaiting a promise) into v.
-func (p *lessonPage) js(v any, expr string) {
-	p.t.Helper()
-	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[json.RawMessage](expr, chromedp.EvalAwaitPromise))
-	if err != nil {
-		p.t.Fatalf("%s: %v", expr, err)
-	}
-	if v != nil {
-		if err := json.Unmarshal(raw, v); err != nil {
-			p.t.Fatalf("%s: %v (%s)", expr, err, raw)
-		}
-	}
+	return &lessonPage{newBrowserTimeout(t, serve(t), 360*time.Second)}
 }
 
 func (p *lessonPage) open(url string) {
