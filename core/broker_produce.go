@@ -22,15 +22,21 @@ type producePart struct {
 	records []log.Record
 	baseSeq int32
 	pepoch  int16
+	// createTime is the batch's first timestamp as an outside client
+	// stamped it, used when clientTime is set; the core's own producers
+	// leave it unset and the leader stamps its clock.
+	createTime int64
+	clientTime bool
 }
 
 // produceResult is one partition's answer: the batch's base offset or an
 // error name (Kafka's Errors enum).
 type produceResult struct {
-	p      *Partition
-	offset int64
-	err    string
-	dup    bool
+	p          *Partition
+	offset     int64
+	err        string
+	dup        bool
+	appendTime int64 // the leader's AppendTime for a LogAppendTime topic, else -1
 }
 
 // pendingProduce is an acks=all request in purgatory (DelayedProduce).
@@ -68,7 +74,7 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 	var waits []*Replica
 	var waitIdx []int
 	for i, pp := range req.parts {
-		results[i] = produceResult{p: pp.p, offset: -1}
+		results[i] = produceResult{p: pp.p, offset: -1, appendTime: -1}
 		r, err := b.leaderFor(pp.p)
 		if err == "" && req.acks == -1 && len(r.isr) < r.p.Topic.conf.minISR {
 			err = "NOT_ENOUGH_REPLICAS" // checked before the append: nothing is written
@@ -103,6 +109,15 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 			BaseSequence: pp.baseSeq, Timestamp: b.c.now, Records: pp.records}
 		if req.pid < 0 {
 			bt.BaseSequence = -1
+		}
+		if pp.clientTime {
+			bt.Timestamp = pp.createTime
+		}
+		if r.p.Topic.conf.logAppendTime {
+			// LogValidator with LOG_APPEND_TIME: the batch keeps its first
+			// timestamp and gets the broker's clock as max timestamp.
+			bt.LogAppendTime, bt.AppendTime = true, b.c.now
+			results[i].appendTime = b.c.now
 		}
 		if e := r.append(bt); e != nil {
 			results[i].err = "KAFKA_STORAGE_ERROR"

@@ -66,6 +66,7 @@ type topicConf struct {
 	unclean       bool
 	flushMessages int64
 	flushMs       int64
+	logAppendTime bool // message.timestamp.type=LogAppendTime
 	log           log.Config
 }
 
@@ -75,6 +76,7 @@ func newTopicConf(s settings, p *preset) topicConf {
 		unclean:       s.bool("unclean.leader.election.enable"),
 		flushMessages: s.int("log.flush.interval.messages"),
 		flushMs:       s.int("log.flush.interval.ms"),
+		logAppendTime: s["log.message.timestamp.type"] == "LogAppendTime",
 		log: log.Config{
 			SegmentBytes:       s.int("log.segment.bytes"),
 			IndexIntervalBytes: int(s.int("log.index.interval.bytes")),

@@ -384,7 +384,7 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 	in := &produceReq{producer: cn.name, acks: int(req.Acks), timeout: int64(max(req.TimeoutMs, 0)), pid: -1}
 	var idx []int // resp index of each in.parts entry
 	for i, pp := range req.Partitions {
-		resp.Partitions[i] = ProducePartitionResponse{Topic: pp.Topic, Partition: pp.Partition, BaseOffset: -1, LogStartOffset: -1}
+		resp.Partitions[i] = ProducePartitionResponse{Topic: pp.Topic, Partition: pp.Partition, BaseOffset: -1, LogStartOffset: -1, LogAppendTime: -1}
 		p, err := x.partition(pp.Topic, pp.Partition)
 		switch {
 		case req.Acks != 0 && req.Acks != 1 && req.Acks != -1:
@@ -404,7 +404,11 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 		if pp.ProducerID >= 0 {
 			in.pid = pp.ProducerID
 		}
-		in.parts = append(in.parts, producePart{p: p, records: append([]log.Record(nil), pp.Records...), baseSeq: pp.BaseSequence, pepoch: pp.ProducerEpoch})
+		part := producePart{p: p, records: append([]log.Record(nil), pp.Records...), baseSeq: pp.BaseSequence, pepoch: pp.ProducerEpoch}
+		if pp.Timestamp != nil {
+			part.createTime, part.clientTime = *pp.Timestamp, true
+		}
+		in.parts = append(in.parts, part)
 		idx = append(idx, i)
 	}
 	if in.pid < 0 {
@@ -415,7 +419,7 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 	fill := func(res []produceResult) {
 		for k, pr := range res {
 			out := &resp.Partitions[idx[k]]
-			out.Error, out.BaseOffset = pr.err, pr.offset
+			out.Error, out.BaseOffset, out.LogAppendTime = pr.err, pr.offset, pr.appendTime
 			if pr.err != "" {
 				out.BaseOffset = -1
 			} else if lr := b.replicas[pr.p]; lr != nil {
@@ -492,7 +496,8 @@ func (x *extConns) fetch(cn *extConn, req *FetchRequest, done func(*Reply)) {
 			for _, bt := range fr.batches {
 				out.Batches = append(out.Batches, FetchedBatch{BaseOffset: bt.BaseOffset, PartitionLeaderEpoch: bt.Epoch,
 					ProducerID: bt.ProducerID, ProducerEpoch: bt.ProducerEpoch, BaseSequence: bt.BaseSequence,
-					Timestamp: bt.Timestamp, Records: append([]log.Record(nil), bt.Records...)})
+					Timestamp: bt.Timestamp, MaxTimestamp: bt.MaxTimestamp(), LogAppendTime: bt.LogAppendTime,
+					Records: append([]log.Record(nil), bt.Records...)})
 			}
 		}
 		done(&Reply{Fetch: resp})

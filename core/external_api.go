@@ -21,12 +21,17 @@ type ProduceRequest struct {
 // idempotent; an idempotent batch carries its producer epoch and base
 // sequence, and every batch of one request must have the same producer id.
 type ProducePartition struct {
-	Topic         string       `json:"topic"`
-	Partition     int32        `json:"partition"`
-	ProducerID    int64        `json:"producerId"`
-	ProducerEpoch int16        `json:"producerEpoch"`
-	BaseSequence  int32        `json:"baseSequence"`
-	Records       []log.Record `json:"records"`
+	Topic         string `json:"topic"`
+	Partition     int32  `json:"partition"`
+	ProducerID    int64  `json:"producerId"`
+	ProducerEpoch int16  `json:"producerEpoch"`
+	BaseSequence  int32  `json:"baseSequence"`
+	// Timestamp is the batch's first timestamp (CreateTime) in the
+	// broker clock's ms, each record's own being Timestamp plus its
+	// TimestampDelta; nil lets the leader stamp its clock, as for the
+	// core's own producers.
+	Timestamp *int64       `json:"timestamp,omitempty"`
+	Records   []log.Record `json:"records"`
 }
 
 // ProduceResponse answers a ProduceRequest, partitions in request order.
@@ -43,6 +48,9 @@ type ProducePartitionResponse struct {
 	BaseOffset int64  `json:"baseOffset"`
 	// LogStartOffset is the partition's log start offset (-1 on error).
 	LogStartOffset int64 `json:"logStartOffset"`
+	// LogAppendTime is the leader's clock at the append when the topic's
+	// message.timestamp.type is LogAppendTime, else -1.
+	LogAppendTime int64 `json:"logAppendTime"`
 }
 
 // FetchRequest is a consumer's Fetch request. The leader answers at once
@@ -88,8 +96,11 @@ type FetchPartitionResponse struct {
 }
 
 // FetchedBatch is one record batch as stored in the leader's log
-// (record batch v2 fields; Timestamp is the broker's append time in
-// virtual ms). Records is a copy: changing it changes no log.
+// (record batch v2 fields). Timestamp is the first timestamp (the
+// producer's create time, or the leader's clock when the producer gave
+// none), MaxTimestamp the header's max timestamp; with LogAppendTime set
+// every record reads as MaxTimestamp, else as Timestamp plus its
+// TimestampDelta. Records is a copy: changing it changes no log.
 type FetchedBatch struct {
 	BaseOffset           int64        `json:"baseOffset"`
 	PartitionLeaderEpoch int32        `json:"partitionLeaderEpoch"`
@@ -97,6 +108,8 @@ type FetchedBatch struct {
 	ProducerEpoch        int16        `json:"producerEpoch"`
 	BaseSequence         int32        `json:"baseSequence"`
 	Timestamp            int64        `json:"timestamp"`
+	MaxTimestamp         int64        `json:"maxTimestamp"`
+	LogAppendTime        bool         `json:"logAppendTime,omitempty"`
 	Records              []log.Record `json:"records"`
 }
 

@@ -146,9 +146,11 @@ func (b listOffsetsBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 }
 
 // offsetForTimestamp is UnifiedLog.fetchOffsetByTimestamp for a
-// read_uncommitted client: -2 the log start, -1 the HW, -3 the batch
-// with the largest timestamp, else the first batch at or after ts below
-// the HW (-1 offset: none).
+// read_uncommitted client: -2 the log start, -1 the HW, -3 the first
+// record with the largest timestamp, else the first record whose
+// timestamp is at or after ts below the HW (LogSegment.findOffsetByTimestamp
+// skips batches whose max timestamp is earlier, then scans records; -1
+// offset: none).
 func (r *Replica) offsetForTimestamp(ts int64) (offset int64, epoch int32, found int64) {
 	switch ts {
 	case listEarliest:
@@ -161,14 +163,23 @@ func (r *Replica) offsetForTimestamp(ts int64) (offset int64, epoch int32, found
 		if bt.BaseOffset >= r.hw {
 			break
 		}
-		if ts == -3 {
-			if bt.Timestamp >= bestTS {
-				best, bestTS, bestEpoch = bt.BaseOffset, bt.Timestamp, bt.Epoch
-			}
+		if mx := bt.MaxTimestamp(); (ts == -3 && mx <= bestTS) || (ts != -3 && mx < ts) {
 			continue
 		}
-		if bt.Timestamp >= ts {
-			return bt.BaseOffset, bt.Epoch, bt.Timestamp
+		for i := range bt.Records {
+			off, rts := bt.BaseOffset+int64(i), bt.RecordTimestamp(i)
+			if off >= r.hw || off < r.log.StartOffset() {
+				continue
+			}
+			if ts == -3 {
+				if rts > bestTS {
+					best, bestTS, bestEpoch = off, rts, bt.Epoch
+				}
+				continue
+			}
+			if rts >= ts {
+				return off, bt.Epoch, rts
+			}
 		}
 	}
 	return best, bestEpoch, bestTS

@@ -115,6 +115,7 @@ var knobs = map[string]knob{
 	"log.retention.bytes":                           {scopeTopic, "-1", anyLong},
 	"log.flush.interval.messages":                   {scopeTopic, never, intIn(1, math.MaxInt64)},
 	"log.flush.interval.ms":                         {scopeTopic, never, ms},
+	"log.message.timestamp.type":                    {scopeTopic, "CreateTime", oneOf("CreateTime", "LogAppendTime")},
 	"replica.lag.time.max.ms":                       {scopeBroker, "30000", intIn(1, math.MaxInt32)},
 	"replica.lag.max.messages":                      {scopeBroker, "0", intIn(0, math.MaxInt32)},
 	"replica.fetch.wait.max.ms":                     {scopeBroker, "500", intIn(0, math.MaxInt32)},
@@ -170,13 +171,14 @@ var knobs = map[string]knob{
 
 // topicAliases maps topic-level config names to their broker-wide defaults.
 var topicAliases = map[string]string{
-	"segment.bytes":        "log.segment.bytes",
-	"index.interval.bytes": "log.index.interval.bytes",
-	"segment.ms":           "log.roll.ms",
-	"retention.ms":         "log.retention.ms",
-	"retention.bytes":      "log.retention.bytes",
-	"flush.messages":       "log.flush.interval.messages",
-	"flush.ms":             "log.flush.interval.ms",
+	"segment.bytes":          "log.segment.bytes",
+	"index.interval.bytes":   "log.index.interval.bytes",
+	"segment.ms":             "log.roll.ms",
+	"retention.ms":           "log.retention.ms",
+	"retention.bytes":        "log.retention.bytes",
+	"flush.messages":         "log.flush.interval.messages",
+	"flush.ms":               "log.flush.interval.ms",
+	"message.timestamp.type": "log.message.timestamp.type",
 }
 
 // canonical resolves aliases and validates key and value for the scopes allowed.

@@ -21,9 +21,12 @@ type RecordView struct {
 	Epoch      int32  `json:"epoch"`
 	Flushed    bool   `json:"flushed"`
 	Committed  bool   `json:"committed"` // below this replica's high watermark
-	Timestamp  int64  `json:"timestamp"`
+	Timestamp  int64  `json:"timestamp"` // the record's own: create time, or the append time (LogAppendTime)
 	ProducerID int64  `json:"producerId"`
 	Sequence   int32  `json:"sequence"` // the record's sequence number, -1 when not idempotent
+	// LogAppendTime: Timestamp is the leader's append time, not the producer's.
+	LogAppendTime bool         `json:"logAppendTime,omitempty"`
+	Headers       []log.Header `json:"headers,omitempty"` // read-only: the log's own
 }
 
 // ReplicaRecords returns the records of partition's replica on broker
@@ -66,8 +69,8 @@ func (c *Cluster) ReplicaRecords(partition string, broker int, from, to int64) (
 				seq = bt.BaseSequence + int32(i)
 			}
 			out = append(out, RecordView{Offset: off, Value: rec.Value, Key: rec.Key, HasKey: rec.HasKey,
-				Epoch: bt.Epoch, Flushed: r.log.IsFlushed(off), Committed: off < r.hw, Timestamp: bt.Timestamp,
-				ProducerID: bt.ProducerID, Sequence: seq})
+				Epoch: bt.Epoch, Flushed: r.log.IsFlushed(off), Committed: off < r.hw, Timestamp: bt.RecordTimestamp(i),
+				ProducerID: bt.ProducerID, Sequence: seq, LogAppendTime: bt.LogAppendTime, Headers: rec.Headers})
 		}
 	}
 	return out, nil

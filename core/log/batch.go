@@ -7,11 +7,24 @@ import "math/bits"
 const batchHeaderBytes = 61
 
 // Record is one Kafka record. Key "" with HasKey=false is a null key; the value
-// is never null (tombstones are not modelled).
+// is never null (tombstones are not modelled). TimestampDelta is the
+// record's timestamp minus its batch's first timestamp (DefaultRecord's
+// timestampDelta; 0 for every record the core's own producers write), and
+// Headers are its headers in the order the client sent them (nil: none).
 type Record struct {
-	Key    string `json:"key,omitempty"`
-	Value  string `json:"value"`
-	HasKey bool   `json:"hasKey,omitempty"`
+	Key            string   `json:"key,omitempty"`
+	Value          string   `json:"value"`
+	HasKey         bool     `json:"hasKey,omitempty"`
+	TimestampDelta int64    `json:"timestampDelta,omitempty"`
+	Headers        []Header `json:"headers,omitempty"`
+}
+
+// Header is one record header (KIP-82): a key and a value, the value null
+// when Null is set (Value is then "").
+type Header struct {
+	Key   string `json:"key"`
+	Value string `json:"value,omitempty"`
+	Null  bool   `json:"null,omitempty"`
 }
 
 // Batch is an immutable record batch (Kafka's v2 RecordBatch). Once appended to
@@ -24,10 +37,37 @@ type Batch struct {
 	ProducerID    int64 // -1 when not idempotent
 	ProducerEpoch int16
 	BaseSequence  int32 // -1 when not idempotent
-	Timestamp     int64 // create time (virtual ms); used as first and max timestamp
+	Timestamp     int64 // firstTimestamp: the base of the records' TimestampDelta (CreateTime, ms)
+	// LogAppendTime marks a batch of a topic with
+	// message.timestamp.type=LogAppendTime: the leader stamped AppendTime
+	// as the batch's max timestamp, and every record's timestamp reads as
+	// AppendTime (DefaultRecordBatch: timestampType bit 3 of attributes).
+	LogAppendTime bool
+	AppendTime    int64 // the leader's clock at the append; meaningful only with LogAppendTime
 	Records       []Record
 
-	size int32 // cached Size(); 0 means not yet computed (a batch is >= 61 bytes)
+	size  int32 // cached Size(); 0 means not yet computed (a batch is >= 61 bytes)
+	maxTs int64 // cached max record timestamp when sized (CreateTime batches)
+}
+
+// MaxTimestamp is the batch header's maxTimestamp: AppendTime for a
+// LogAppendTime batch, else the largest record timestamp (Timestamp plus
+// the largest TimestampDelta). Like Size it is computed once and cached.
+func (b *Batch) MaxTimestamp() int64 {
+	if b.LogAppendTime {
+		return b.AppendTime
+	}
+	b.Size()
+	return b.maxTs
+}
+
+// RecordTimestamp is the timestamp a consumer reads for Records[i]:
+// AppendTime in a LogAppendTime batch, else Timestamp+TimestampDelta.
+func (b *Batch) RecordTimestamp(i int) int64 {
+	if b.LogAppendTime {
+		return b.AppendTime
+	}
+	return b.Timestamp + b.Records[i].TimestampDelta
 }
 
 // LastOffset is the offset of the last record: BaseOffset+Len()-1.
@@ -38,32 +78,44 @@ func (b *Batch) Len() int { return len(b.Records) }
 
 // Size is the number of bytes the batch occupies in a segment file in Kafka's
 // v2 format: the 61-byte header plus, per record, DefaultRecord.sizeInBytes:
-// length varint + attributes(1) + timestampDelta varlong(0)=1 + offsetDelta
+// length varint + attributes(1) + timestampDelta varlong + offsetDelta
 // varint + keyLen varint (-1 for null) + key + valueLen varint + value +
-// headerCount varint(0)=1, all zig-zag varints. It is computed on the first
-// call and cached, so Records must not change after Size has been called.
+// headerCount varint + per header keyLen varint + key + valueLen varint
+// (-1 for null) + value, all zig-zag varints. It is computed on the first
+// call and cached (with the max timestamp), so Records must not change
+// after Size or MaxTimestamp has been called.
 func (b *Batch) Size() int {
 	if b.size == 0 {
 		n := batchHeaderBytes
+		b.maxTs = b.Timestamp
 		for i := range b.Records {
-			n += recordSize(&b.Records[i], int32(i))
+			r := &b.Records[i]
+			n += recordSize(r, int32(i))
+			b.maxTs = max(b.maxTs, b.Timestamp+r.TimestampDelta)
 		}
 		b.size = int32(n)
 	}
 	return int(b.size)
 }
 
-// recordSize is DefaultRecord.sizeInBytes for a record with no headers and a
-// timestamp delta of 0.
+// recordSize is DefaultRecord.sizeInBytes.
 func recordSize(r *Record, offsetDelta int32) int {
-	body := 1 + 1 + varintSize(offsetDelta) // attributes, timestampDelta, offsetDelta
+	body := 1 + varlongSize(r.TimestampDelta) + varintSize(offsetDelta) // attributes, timestampDelta, offsetDelta
 	if r.HasKey {
 		body += varintSize(int32(len(r.Key))) + len(r.Key)
 	} else {
 		body += varintSize(-1)
 	}
 	body += varintSize(int32(len(r.Value))) + len(r.Value)
-	body++ // headerCount varint(0)
+	body += varintSize(int32(len(r.Headers)))
+	for _, h := range r.Headers {
+		body += varintSize(int32(len(h.Key))) + len(h.Key)
+		if h.Null {
+			body += varintSize(-1)
+		} else {
+			body += varintSize(int32(len(h.Value))) + len(h.Value)
+		}
+	}
 	return varintSize(int32(body)) + body
 }
 
@@ -71,4 +123,10 @@ func recordSize(r *Record, offsetDelta int32) int {
 func varintSize(v int32) int {
 	u := uint32((v << 1) ^ (v >> 31))
 	return (bits.Len32(u|1) + 6) / 7
+}
+
+// varlongSize is ByteUtils.sizeOfVarlong.
+func varlongSize(v int64) int {
+	u := uint64((v << 1) ^ (v >> 63))
+	return (bits.Len64(u|1) + 6) / 7
 }

@@ -59,3 +59,36 @@ func TestBatchOffsets(t *testing.T) {
 		t.Fatalf("LastOffset=%d Len=%d", b.LastOffset(), b.Len())
 	}
 }
+
+// TestBatchTimestamps: the max timestamp is the largest record
+// timestamp (first timestamp + delta, deltas may be negative) unless
+// the batch is LogAppendTime, where every record reads as AppendTime;
+// the segment's largest timestamp and time index follow it
+// (LogSegment uses batch.maxTimestamp).
+func TestBatchTimestamps(t *testing.T) {
+	b := &Batch{Timestamp: 1000, Records: []Record{{Value: "a"}, {Value: "b", TimestampDelta: 700}, {Value: "c", TimestampDelta: -300}}}
+	if b.MaxTimestamp() != 1700 || b.RecordTimestamp(2) != 700 {
+		t.Errorf("MaxTimestamp %d RecordTimestamp(2) %d, want 1700 700", b.MaxTimestamp(), b.RecordTimestamp(2))
+	}
+	la := &Batch{Timestamp: 1000, LogAppendTime: true, AppendTime: 5000, Records: []Record{{Value: "a", TimestampDelta: 9000}}}
+	if la.MaxTimestamp() != 5000 || la.RecordTimestamp(0) != 5000 {
+		t.Errorf("LogAppendTime: MaxTimestamp %d RecordTimestamp %d, want 5000", la.MaxTimestamp(), la.RecordTimestamp(0))
+	}
+	// A 300-byte delta is 2 varlong bytes; header "h"="v" costs keyLen 1 +
+	// 1 + valueLen 1 + 1 and the header count stays 1 byte: 61 + 1 + 13.
+	h := &Batch{Records: []Record{{Value: "m1", TimestampDelta: 300, Headers: []Header{{Key: "h", Value: "v"}}}}}
+	if h.Size() != 61+14 {
+		t.Errorf("size with delta and header %d, want %d", h.Size(), 61+14)
+	}
+	if n := (&Batch{Records: []Record{{Value: "m1", Headers: []Header{{Key: "h", Null: true}}}}}).Size(); n != 61+12 {
+		t.Errorf("size with a null header value %d, want %d", n, 61+12)
+	}
+	l := New(DefaultConfig(), 0)
+	b.BaseOffset = 0
+	if err := l.Append(b, 2000); err != nil {
+		t.Fatal(err)
+	}
+	if s := l.Segments()[0]; s.LargestTimestamp != 1700 {
+		t.Errorf("segment largest timestamp %d, want 1700", s.LargestTimestamp)
+	}
+}

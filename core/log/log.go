@@ -89,7 +89,7 @@ func (l *Log) Append(b *Batch, now int64) error {
 func (l *Log) shouldRoll(s *segment, b *Batch, size int, now int64) bool {
 	waited := now - s.created
 	if s.rollingTs >= 0 {
-		waited = b.Timestamp - s.rollingTs
+		waited = b.MaxTimestamp() - s.rollingTs
 	}
 	rel := b.LastOffset() - s.base
 	return int64(s.size) > l.cfg.SegmentBytes-int64(size) ||

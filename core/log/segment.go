@@ -130,10 +130,10 @@ func (s *segment) lookup(offset int64) int {
 func (s *segment) append(b *Batch, now int64, interval int, lastOffsetInIndex bool) {
 	p := s.size
 	if p == 0 {
-		s.rollingTs = b.Timestamp
+		s.rollingTs = b.MaxTimestamp()
 	}
-	if b.Timestamp > s.maxTs {
-		s.maxTs, s.maxTsOffset = b.Timestamp, b.LastOffset()
+	if ts := b.MaxTimestamp(); ts > s.maxTs {
+		s.maxTs, s.maxTsOffset = ts, b.LastOffset()
 	}
 	if s.bytesSince > interval {
 		off := b.BaseOffset
@@ -206,8 +206,8 @@ func (s *segment) truncateTo(offset, now int64) []*Batch {
 func (s *segment) recomputeMaxTs() {
 	s.maxTs, s.maxTsOffset = noTimestamp, s.base
 	for _, b := range s.batches {
-		if b.Timestamp > s.maxTs {
-			s.maxTs, s.maxTsOffset = b.Timestamp, b.LastOffset()
+		if ts := b.MaxTimestamp(); ts > s.maxTs {
+			s.maxTs, s.maxTsOffset = ts, b.LastOffset()
 		}
 	}
 }
@@ -221,8 +221,8 @@ func (s *segment) recover(interval int, lastOffsetInIndex bool) {
 	s.maxTs, s.maxTsOffset = noTimestamp, s.base
 	lastEntry := int32(0)
 	for i, b := range s.batches {
-		if b.Timestamp > s.maxTs {
-			s.maxTs, s.maxTsOffset = b.Timestamp, b.LastOffset()
+		if ts := b.MaxTimestamp(); ts > s.maxTs {
+			s.maxTs, s.maxTsOffset = ts, b.LastOffset()
 		}
 		if int(s.pos[i]-lastEntry) > interval {
 			off := b.BaseOffset

@@ -67,16 +67,7 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			rp.PreferredReadReplica = -1
 			recs := []byte{} // never null: librdkafka rejects a null record set
 			for _, b := range p.Batches {
-				ob := outBatch{BaseOffset: b.BaseOffset, LeaderEpoch: b.PartitionLeaderEpoch, ProducerID: b.ProducerID,
-					ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: b.Timestamp}
-				for _, rec := range b.Records {
-					wr := wireRecord{Value: []byte(rec.Value), Timestamp: b.Timestamp}
-					if rec.HasKey {
-						wr.Key = []byte(rec.Key)
-					}
-					ob.Records = append(ob.Records, wr)
-				}
-				recs = appendBatch(recs, ob)
+				recs = appendBatch(recs, fetchedBatch(&cx.s.clock, b))
 			}
 			rp.RecordBatches = recs
 			resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, rp)

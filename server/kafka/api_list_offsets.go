@@ -4,9 +4,10 @@ package kafka
 //
 // The partition leader answers: timestamp -2 is the log start, -1 the end
 // (the high watermark, what a read_uncommitted client gets; without
-// transactions read_committed gets the same), -3 the batch with the
-// largest timestamp (KIP-734), any other timestamp the first batch at or
-// after it. v4+ carry the client's leader epoch (KIP-320).
+// transactions read_committed gets the same), -3 the record with the
+// largest timestamp (KIP-734), any other timestamp the first record at or
+// after it; timestamps are on the brokers' clock (clock.go). v4+ carry
+// the client's leader epoch (KIP-320).
 
 import (
 	"github.com/kafkasim/kafkasim/core"
@@ -24,7 +25,11 @@ func handleListOffsets(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			if req.Version < 4 {
 				epoch = -1
 			}
-			lr.Partitions = append(lr.Partitions, core.ListOffsetsPartition{Topic: t.Topic, Partition: p.Partition, Timestamp: p.Timestamp, CurrentLeaderEpoch: epoch})
+			ts := p.Timestamp
+			if ts >= 0 {
+				ts = cx.s.clock.toCore(ts)
+			}
+			lr.Partitions = append(lr.Partitions, core.ListOffsetsPartition{Topic: t.Topic, Partition: p.Partition, Timestamp: ts, CurrentLeaderEpoch: epoch})
 		}
 	}
 	return &plan{req: core.BrokerRequest{ListOffsets: lr}, finish: func(rep *core.Reply) kmsg.Response {
@@ -44,6 +49,9 @@ func handleListOffsets(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			}
 			rp := kmsg.NewListOffsetsResponseTopicPartition()
 			rp.Partition, rp.ErrorCode, rp.Offset, rp.LeaderEpoch, rp.Timestamp = p.Partition, errCode(p.Error), p.Offset, p.LeaderEpoch, p.Timestamp
+			if p.Offset >= 0 && p.Timestamp != -1 {
+				rp.Timestamp = cx.s.clock.toClient(p.Timestamp)
+			}
 			resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, rp)
 		}
 		return resp

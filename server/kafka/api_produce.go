@@ -9,8 +9,11 @@ package kafka
 // acks=all, answers only once the ISR has the batch in simulated time;
 // acks=0 gets no response at all (a failed append closes the connection,
 // as Kafka does so the producer notices). Record headers and per-record
-// timestamps are not kept by the simulated log: a consumer reads the
-// records back without headers, stamped with the broker's append time.
+// timestamps are kept: each record's CreateTime is the batch's first
+// timestamp plus its delta, on the brokers' clock (clock.go); a topic
+// with message.timestamp.type=LogAppendTime stamps the leader's clock as
+// the batch's max timestamp, which every record then reads as, and the
+// response carries it (LogAppendTime, -1 otherwise).
 // Transactional batches are refused (INVALID_RECORD): transactions are
 // not simulated.
 
@@ -18,7 +21,6 @@ import (
 	"errors"
 
 	"github.com/kafkasim/kafkasim/core"
-	"github.com/kafkasim/kafkasim/core/log"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -50,13 +52,11 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				s.err = 87 // INVALID_RECORD
 			default:
 				b := batches[0]
-				recs := make([]log.Record, len(b.Records))
-				for i, wr := range b.Records {
-					recs[i] = log.Record{Key: string(wr.Key), HasKey: wr.Key != nil, Value: string(wr.Value)}
-				}
+				ts := cx.s.clock.toCore(b.Timestamp)
 				s.idx = len(pr.Partitions)
 				pr.Partitions = append(pr.Partitions, core.ProducePartition{Topic: t.Topic, Partition: p.Partition,
-					ProducerID: b.ProducerID, ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Records: recs})
+					ProducerID: b.ProducerID, ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence,
+					Timestamp: &ts, Records: coreRecords(b)})
 			}
 			ts = append(ts, s)
 		}
@@ -81,6 +81,9 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				if s.idx >= 0 && rep.Produce != nil && s.idx < len(rep.Produce.Partitions) {
 					a := rep.Produce.Partitions[s.idx]
 					rp.ErrorCode, rp.BaseOffset, rp.LogStartOffset = errCode(a.Error), a.BaseOffset, a.LogStartOffset
+					if a.LogAppendTime >= 0 {
+						rp.LogAppendTime = cx.s.clock.toClient(a.LogAppendTime)
+					}
 				}
 				rt.Partitions = append(rt.Partitions, rp)
 			}

@@ -46,6 +46,7 @@ type Server struct {
 
 	backend Backend
 	stop    func()
+	clock   brokerClock
 
 	mu        sync.Mutex
 	listeners map[int]net.Listener
@@ -94,7 +95,7 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	s.stop = stop
 	var n int
-	if err := s.backend.Do(ctx, func(c *core.Cluster) { n = len(c.Snapshot().Brokers) }); err != nil {
+	if err := s.backend.Do(ctx, func(c *core.Cluster) { n = len(c.Snapshot().Brokers); s.clock.reset(c) }); err != nil {
 		return err
 	}
 	return s.listenAll(n)
@@ -120,6 +121,7 @@ func (s *Server) listenAll(n int) error {
 // to connections and must never block.
 func (s *Server) watch(c *core.Cluster, events []core.Event, reset bool) {
 	if reset {
+		s.clock.reset(c)
 		s.mu.Lock()
 		var cs []*conn
 		for cn := range s.conns {

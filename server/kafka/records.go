@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/crc32"
 
+	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/core/log"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -111,7 +113,9 @@ func decodeBatch(rb *kmsg.RecordBatch) (wireBatch, error) {
 	return wb, nil
 }
 
-// outBatch is what a Fetch returns for one stored batch.
+// outBatch is what a Fetch returns for one stored batch. Timestamps are
+// the client's (Unix ms): Timestamp the first, MaxTimestamp the header's
+// max, each record's its own; LogAppendTime sets the timestampType bit.
 type outBatch struct {
 	BaseOffset    int64
 	LeaderEpoch   int32
@@ -119,15 +123,19 @@ type outBatch struct {
 	ProducerEpoch int16
 	BaseSequence  int32
 	Timestamp     int64
+	MaxTimestamp  int64
+	LogAppendTime bool
 	Records       []wireRecord
 }
+
+// attrLogAppendTime is the batch attributes' timestampType bit.
+const attrLogAppendTime = 0x08
 
 // appendBatch encodes a stored batch as a v2 record batch, uncompressed
 // (the simulated log keeps records uncompressed; clients accept any
 // codec), with its CRC.
 func appendBatch(dst []byte, ob outBatch) []byte {
 	var recs []byte
-	maxTS := ob.Timestamp
 	for i, r := range ob.Records {
 		kr := kmsg.Record{TimestampDelta64: r.Timestamp - ob.Timestamp, OffsetDelta: int32(i), Key: r.Key, Value: r.Value, Headers: r.Headers}
 		body := kr.AppendTo(nil)
@@ -136,17 +144,60 @@ func appendBatch(dst []byte, ob outBatch) []byte {
 		body = body[w:]
 		recs = binary.AppendVarint(recs, int64(len(body)))
 		recs = append(recs, body...)
-		if r.Timestamp > maxTS {
-			maxTS = r.Timestamp
-		}
 	}
 	rb := kmsg.RecordBatch{FirstOffset: ob.BaseOffset, PartitionLeaderEpoch: ob.LeaderEpoch, Magic: 2,
-		LastOffsetDelta: int32(len(ob.Records) - 1), FirstTimestamp: ob.Timestamp, MaxTimestamp: maxTS,
+		LastOffsetDelta: int32(len(ob.Records) - 1), FirstTimestamp: ob.Timestamp, MaxTimestamp: ob.MaxTimestamp,
 		ProducerID: ob.ProducerID, ProducerEpoch: ob.ProducerEpoch, FirstSequence: ob.BaseSequence,
 		NumRecords: int32(len(ob.Records)), Records: recs}
+	if ob.LogAppendTime {
+		rb.Attributes |= attrLogAppendTime
+	}
 	rb.Length = int32(batchHeaderBytes + len(recs))
 	start := len(dst)
 	dst = rb.AppendTo(dst)
 	binary.BigEndian.PutUint32(dst[start+17:], crc32.Checksum(dst[start+21:], crc32c))
 	return dst
+}
+
+// coreRecords turns a produced batch's records into the core's, keeping
+// each record's timestamp delta and its headers (a nil header value is
+// a null one).
+func coreRecords(wb wireBatch) []log.Record {
+	recs := make([]log.Record, len(wb.Records))
+	for i, wr := range wb.Records {
+		recs[i] = log.Record{Key: string(wr.Key), HasKey: wr.Key != nil, Value: string(wr.Value), TimestampDelta: wr.Timestamp - wb.Timestamp}
+		if len(wr.Headers) > 0 {
+			hs := make([]log.Header, len(wr.Headers))
+			for j, h := range wr.Headers {
+				hs[j] = log.Header{Key: h.Key, Value: string(h.Value), Null: h.Value == nil}
+			}
+			recs[i].Headers = hs
+		}
+	}
+	return recs
+}
+
+// fetchedBatch is a stored batch as a Fetch returns it, timestamps on
+// the client's clock.
+func fetchedBatch(k *brokerClock, b core.FetchedBatch) outBatch {
+	ob := outBatch{BaseOffset: b.BaseOffset, LeaderEpoch: b.PartitionLeaderEpoch, ProducerID: b.ProducerID,
+		ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: k.toClient(b.Timestamp),
+		MaxTimestamp: k.toClient(b.MaxTimestamp), LogAppendTime: b.LogAppendTime, Records: make([]wireRecord, len(b.Records))}
+	for i, rec := range b.Records {
+		wr := wireRecord{Value: []byte(rec.Value), Timestamp: ob.Timestamp + rec.TimestampDelta}
+		if rec.HasKey {
+			wr.Key = []byte(rec.Key)
+		}
+		if len(rec.Headers) > 0 {
+			wr.Headers = make([]kmsg.Header, len(rec.Headers))
+			for j, h := range rec.Headers {
+				wr.Headers[j] = kmsg.Header{Key: h.Key}
+				if !h.Null {
+					wr.Headers[j].Value = []byte(h.Value)
+				}
+			}
+		}
+		ob.Records[i] = wr
+	}
+	return ob
 }

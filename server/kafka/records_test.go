@@ -7,6 +7,8 @@ import (
 	"hash/crc32"
 	"testing"
 
+	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/core/log"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
@@ -112,4 +114,43 @@ func TestDecodeRejects(t *testing.T) {
 func FuzzDecodeBatches(f *testing.F) {
 	f.Add(appendBatch(nil, outBatch{Timestamp: 5, Records: []wireRecord{{Value: []byte("v")}}}))
 	f.Fuzz(func(t *testing.T, b []byte) { decodeBatches(b) })
+}
+
+// TestStoredBatchSize: the core's Batch.Size (what segments, indexes and
+// retention count) is the length of the v2 batch a Fetch sends for it,
+// headers, null header values and timestamp deltas included, and the
+// round trip through the core's records keeps every field.
+func TestStoredBatchSize(t *testing.T) {
+	wb := wireBatch{Timestamp: 1_700_000_000_000, Records: []wireRecord{
+		{Key: []byte("k"), Value: []byte("v"), Timestamp: 1_700_000_000_000},
+		{Value: bytes.Repeat([]byte("x"), 300), Timestamp: 1_700_000_090_000, Headers: []kmsg.Header{{Key: "a", Value: []byte("1")}, {Key: "n"}}},
+		{Key: []byte{}, Value: []byte{}, Timestamp: 1_699_999_999_000, Headers: []kmsg.Header{{Key: "long", Value: bytes.Repeat([]byte("h"), 200)}}},
+	}}
+	var k brokerClock
+	k.offset.Store(1_699_000_000_000)
+	bt := &log.Batch{BaseOffset: 5, Timestamp: k.toCore(wb.Timestamp), Records: coreRecords(wb)}
+	fb := core.FetchedBatch{BaseOffset: 5, Timestamp: bt.Timestamp, MaxTimestamp: bt.MaxTimestamp(), Records: bt.Records}
+	enc := appendBatch(nil, fetchedBatch(&k, fb))
+	if bt.Size() != len(enc) {
+		t.Errorf("Batch.Size %d, encoded batch %d bytes", bt.Size(), len(enc))
+	}
+	if want := k.toCore(1_700_000_090_000); bt.MaxTimestamp() != want {
+		t.Errorf("MaxTimestamp %d, want %d", bt.MaxTimestamp(), want)
+	}
+	got, err := decodeBatches(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range got[0].Records {
+		w := wb.Records[i]
+		if string(r.Key) != string(w.Key) || (r.Key == nil) != (w.Key == nil) || string(r.Value) != string(w.Value) || r.Timestamp != w.Timestamp || len(r.Headers) != len(w.Headers) {
+			t.Errorf("record %d: %+v, want %+v", i, r, w)
+			continue
+		}
+		for j, h := range r.Headers {
+			if h.Key != w.Headers[j].Key || string(h.Value) != string(w.Headers[j].Value) || (h.Value == nil) != (w.Headers[j].Value == nil) {
+				t.Errorf("record %d header %d: %+v, want %+v", i, j, h, w.Headers[j])
+			}
+		}
+	}
 }
