@@ -174,6 +174,11 @@ func (r *simRunner) take(res *simtest.Result) {
 			fmt.Fprintf(r.stdout, "simtest: seed %d: %s\n", res.Seed, v)
 		}
 	}
+	for _, k := range kindOrder {
+		if v := res.Outcome.Explained[k]; v != nil {
+			fmt.Fprintf(r.stdout, "simtest: seed %d: explained by Kafka's behaviour, not a violation: %s\n", res.Seed, v)
+		}
+	}
 	if res.Outcome.Violation != nil && !r.keepGoing {
 		r.stopped = true
 	}

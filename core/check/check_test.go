@@ -1,10 +1,12 @@
 package check
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/core/log"
 )
 
 func TestClipPair(t *testing.T) {
@@ -71,6 +73,46 @@ func TestResetExplains(t *testing.T) {
 		h := &core.History{Resets: []core.ResetRecord{c.r}}
 		if got := ResetExplains(h, prior, cm); got != c.want {
 			t.Errorf("%s: ResetExplains = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestCopiesExplainsOnlyEpochBumps: a duplicate is explained only when one
+// idempotent producer wrote every copy, each in an epoch of its own.
+func TestCopiesExplainsOnlyEpochBumps(t *testing.T) {
+	b := func(pid int64, epoch int16) *log.Batch { return &log.Batch{ProducerID: pid, ProducerEpoch: epoch} }
+	cases := []struct {
+		name      string
+		copies    []*log.Batch
+		sent      int
+		explained bool
+		found     bool
+	}{
+		{"two epochs", []*log.Batch{b(7, 0), b(7, 1)}, 1, true, true},
+		{"one epoch", []*log.Batch{b(7, 0), b(7, 0)}, 1, false, true},
+		{"not idempotent", []*log.Batch{b(-1, 0), b(-1, 1)}, 1, false, true},
+		{"two producer ids", []*log.Batch{b(7, 0), b(8, 1)}, 1, false, true},
+		{"three copies, two in one epoch", []*log.Batch{b(7, 0), b(7, 1), b(7, 0)}, 1, false, true},
+		{"three epochs", []*log.Batch{b(7, 0), b(7, 1), b(7, 2)}, 1, true, true},
+		{"sent twice", []*log.Batch{b(7, 0), b(7, 0)}, 2, false, false},
+		{"once", []*log.Batch{b(7, 0)}, 1, false, false},
+	}
+	for _, c := range cases {
+		var d Copies
+		d.Add("other", b(7, 0))
+		for _, x := range c.copies {
+			d.Add("v", x)
+		}
+		vs := d.Violations("t-0", map[string]int{"v": c.sent, "other": 1})
+		if found := len(vs) > 0; found != c.found {
+			t.Errorf("%s: found %v, want %v (%v)", c.name, found, c.found, vs)
+			continue
+		}
+		if len(vs) == 0 {
+			continue
+		}
+		if len(vs) != 1 || vs[0].Kind != Duplicate || !slices.Equal(vs[0].Values, []string{"v"}) || (vs[0].Explained != "") != c.explained {
+			t.Errorf("%s: got %v, want one duplicate of v, explained %v", c.name, vs, c.explained)
 		}
 	}
 }

@@ -61,6 +61,11 @@ type Outcome struct {
 	// violation of each kind (a loss often comes before a divergence).
 	Violation *Violation
 	Kinds     map[Kind]*Violation
+	// Explained holds, per kind, the first finding that Kafka's own
+	// behaviour explains (check.Violation.Explained: a duplicate the
+	// idempotent producer writes across a KIP-360 epoch bump): reported,
+	// never a violation.
+	Explained map[Kind]*Violation
 }
 
 // Run executes steps on a fresh cluster through the scenario runner (so
@@ -141,6 +146,7 @@ func Run(steps []scenario.Step, safe bool) *Outcome {
 			break
 		}
 	}
+	out.Explained = ck.explained
 	if c := r.Cluster(); c != nil {
 		h := c.History()
 		out.Sent, out.Consumed, out.VirtualMs = len(h.Sent), len(h.Consumed), c.Now()

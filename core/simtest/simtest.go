@@ -115,12 +115,17 @@ type Summary struct {
 	Failed    int             // seeds with a violation
 	ByKind    map[Kind]int    // seeds that showed a violation of this kind
 	FirstSeed map[Kind]uint64 // the lowest such seed, per kind
+	// Explained counts the seeds with a finding Kafka's own behaviour
+	// explains (Outcome.Explained), per kind, and the lowest such seed.
+	Explained      map[Kind]int
+	FirstExplained map[Kind]uint64
 }
 
 // Add counts one run.
 func (s *Summary) Add(r *Result) {
 	if s.ByKind == nil {
 		s.ByKind, s.FirstSeed = map[Kind]int{}, map[Kind]uint64{}
+		s.Explained, s.FirstExplained = map[Kind]int{}, map[Kind]uint64{}
 	}
 	o := r.Outcome
 	s.Seeds++
@@ -135,6 +140,12 @@ func (s *Summary) Add(r *Result) {
 	}
 	if o.Violation != nil {
 		s.Failed++
+	}
+	for k := range o.Explained {
+		s.Explained[k]++
+		if first, ok := s.FirstExplained[k]; !ok || r.Seed < first {
+			s.FirstExplained[k] = r.Seed
+		}
 	}
 	for k := range o.Kinds {
 		s.ByKind[k]++
@@ -154,6 +165,13 @@ func (s *Summary) String() string {
 		s.Seeds, s.Steps, s.Faults, s.Sent, s.Acked, s.Consumed, virtual(s.VirtualMs))
 	if s.Broken > 0 {
 		fmt.Fprintf(&b, "%d scripts could not run (generator bug)\n", s.Broken)
+	}
+	if len(s.Explained) > 0 {
+		b.WriteString("explained by Kafka's own behaviour, not violations (seeds, first seed):")
+		for _, k := range slices.Sorted(maps.Keys(s.Explained)) {
+			fmt.Fprintf(&b, " %s %d (%d);", k, s.Explained[k], s.FirstExplained[k])
+		}
+		b.WriteString("\n")
 	}
 	if len(s.ByKind) == 0 {
 		b.WriteString("violations: none\n")
