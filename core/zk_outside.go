@@ -49,6 +49,9 @@ type ZKWatchEvent struct {
 	Path    string
 	Zxid    int64
 	Expired bool
+	// Reply, when set, makes this the answer to a write the session sent
+	// (ZKDelete) instead of a watch event.
+	Reply *ZKReply
 }
 
 // ZKSession is an outside session as the ensemble granted it: its id,
@@ -64,6 +67,7 @@ type ZKSession struct {
 // included, whether anyone watches it or not.
 type zkObserver struct {
 	id        int64
+	conn      string // the client's connection as the listener names it (its address)
 	timeout   int64
 	lastHeard int64
 	armed     bool // an expiry check is scheduled
@@ -84,14 +88,26 @@ type zkOutside struct {
 // read-only views of the tree, outside sessions and their watches, and the
 // network between ZKClientHost and "zk". Use it on the cluster's goroutine
 // only, like the Cluster.
-type ZooKeeper struct{ z *zkTree }
+type ZooKeeper struct {
+	z    *zkTree
+	conn string // As: the connection and session its messages are from
+	sid  int64
+}
+
+// As returns the ensemble as seen from one client connection (conn, its
+// address) holding session sid (0 before the session exists): the
+// messages Send carries name them (Event.Conn, Event.Session), so the
+// browser draws each outside client apart.
+func (k *ZooKeeper) As(conn string, sid int64) *ZooKeeper {
+	return &ZooKeeper{z: k.z, conn: conn, sid: sid}
+}
 
 // ZooKeeper returns the ensemble, or nil when the cluster runs KRaft.
 func (c *Cluster) ZooKeeper() *ZooKeeper {
 	if c.md.zk == nil {
 		return nil
 	}
-	return &ZooKeeper{c.md.zk}
+	return &ZooKeeper{z: c.md.zk}
 }
 
 // Get returns a znode's data and Stat.
@@ -137,9 +153,17 @@ func (k *ZooKeeper) Now() int64 { return k.z.c.now }
 func (k *ZooKeeper) Send(kind, path string, serve func() (reply func())) {
 	n := &k.z.c.net
 	cli, zk := k.z.clientNode(), k.z.c.md.node
-	n.sendFixed(cli, zk, kind, path, func() {
+	req := zkMsg{kind: kind, path: path, conn: k.conn, session: k.sid}
+	n.sendFixed(cli, zk, req, func() {
 		if back := serve(); back != nil {
-			n.sendFixed(zk, cli, kind+"Response", path, back)
+			resp := req
+			resp.kind = kind + "Response"
+			if resp.session == 0 { // the connect: its reply carries the new session
+				if s := k.z.bySessionConn(k.conn); s != nil {
+					resp.session = s.id
+				}
+			}
+			n.sendFixed(zk, cli, resp, back)
 		}
 	})
 }
@@ -158,18 +182,19 @@ func negotiate(timeout int64) int64 {
 }
 
 // OpenSession creates an outside session (at zk: call it from Send's
-// serve). notify receives its watch events at the client.
+// serve) for the connection As named. notify receives its watch events
+// at the client.
 func (k *ZooKeeper) OpenSession(timeout int64, notify func(ZKWatchEvent)) (ZKSession, error) {
 	z := k.z
 	o := z.outside()
 	if len(o.sessions) >= MaxZKSessions {
 		return ZKSession{}, fmt.Errorf("too many ZooKeeper sessions (at most %d)", MaxZKSessions)
 	}
-	s := &zkObserver{id: z.nextSID, timeout: negotiate(timeout), notify: notify}
+	s := &zkObserver{id: z.nextSID, conn: k.conn, timeout: negotiate(timeout), notify: notify}
 	z.nextSID++
 	o.sessions[s.id] = s
 	z.touch(s)
-	z.c.emit(Event{Type: EvZK, Op: "createSession", Session: s.id, Detail: fmt.Sprintf("session %s opened by %s (timeout %d ms)", sessionHex(s.id), ZKClientHost, s.timeout)})
+	z.c.emit(Event{Type: EvZK, Op: "createSession", Session: s.id, Conn: s.conn, Detail: fmt.Sprintf("session %s opened by %s (timeout %d ms)", sessionHex(s.id), clientName(s.conn), s.timeout)})
 	return ZKSession{ID: s.id, Passwd: zkPasswd(s.id), Timeout: s.timeout}, nil
 }
 
@@ -181,7 +206,7 @@ func (k *ZooKeeper) ResumeSession(id int64, passwd []byte, timeout int64, notify
 	if s == nil || string(passwd) != string(zkPasswd(id)) {
 		return ZKSession{}, false
 	}
-	s.timeout, s.notify = negotiate(timeout), notify
+	s.timeout, s.notify, s.conn = negotiate(timeout), notify, k.conn
 	k.z.touch(s)
 	return ZKSession{ID: id, Passwd: zkPasswd(id), Timeout: s.timeout}, true
 }
@@ -351,7 +376,7 @@ func (z *zkTree) dropObserver(s *zkObserver, why string) {
 			}
 		}
 	}
-	z.c.emit(Event{Type: EvZK, Op: "closeSession", Session: s.id, Detail: fmt.Sprintf("session %s of %s %s", sessionHex(s.id), ZKClientHost, why)})
+	z.c.emit(Event{Type: EvZK, Op: "closeSession", Session: s.id, Conn: s.conn, Detail: fmt.Sprintf("session %s of %s %s", sessionHex(s.id), clientName(s.conn), why)})
 }
 
 // fire triggers the outside watches a change to path sets off, once each
@@ -396,11 +421,11 @@ func (z *zkTree) fire(path string, typ ZKEventType, zxid int64) {
 // reaches the connection the session had when the event was sent.
 func (z *zkTree) notify(s *zkObserver, ev ZKWatchEvent) {
 	deliver := s.notify
-	kind := "ZkWatchEvent"
+	m := zkMsg{kind: "ZkWatchEvent", path: ev.Path, op: ev.Type.String(), conn: s.conn, session: s.id}
 	if ev.Expired {
-		kind = "ZkSessionExpired"
+		m.kind, m.op = "ZkSessionExpired", ""
 	}
-	z.c.net.sendFixed(z.c.md.node, z.clientNode(), kind, ev.Path, func() {
+	z.c.net.sendFixed(z.c.md.node, z.clientNode(), m, func() {
 		if deliver != nil {
 			deliver(ev)
 		}
@@ -424,23 +449,58 @@ func zkPasswd(id int64) []byte {
 	return out
 }
 
-// sendFixed is network.send for outside clients' traffic: no jitter, so
-// looking at a run never draws from its random generator (splits, drops
-// and delays still apply). detail goes into the event's Path.
-func (n *network) sendFixed(from, to *node, kind, detail string, deliver func()) {
+// zkMsg is a ZooKeeper message's kind and what its event says about it:
+// the znode, the watch event's type (Op), and the outside connection and
+// session it belongs to.
+type zkMsg struct {
+	kind, path, op, conn string
+	session              int64
+	jitter               bool // draw the network's jitter (brokers' traffic; never outside clients')
+}
+
+// bySessionConn finds the outside session opened by connection conn.
+func (z *zkTree) bySessionConn(conn string) *zkObserver {
+	var found *zkObserver
+	for _, s := range z.out.sessions {
+		if s.conn == conn && conn != "" && (found == nil || s.id > found.id) {
+			found = s
+		}
+	}
+	return found
+}
+
+// clientName names an outside client in events: its connection, or
+// ZKClientHost when it has none (a scenario's zk command).
+func clientName(conn string) string {
+	if conn == "" {
+		return ZKClientHost
+	}
+	return ZKClientHost + " " + conn
+}
+
+// sendFixed is network.send for ZooKeeper traffic: without m.jitter no
+// jitter, so looking at a run never draws from its random generator
+// (splits, drops and delays still apply). The event carries m's path,
+// op, connection and session.
+func (n *network) sendFixed(from, to *node, m zkMsg, deliver func()) {
 	c := n.c
 	l := n.link(from, to)
-	at := max(c.now+c.bc.latency+l.delay, l.lastDeliver)
+	lat := c.bc.latency + l.delay
+	if m.jitter && c.bc.jitter > 0 {
+		lat += c.rng.Int63n(c.bc.jitter + 1)
+	}
+	at := max(c.now+lat, l.lastDeliver)
 	l.lastDeliver = at
 	n.seq++
-	m := &message{id: n.seq, from: from, to: to, kind: kind, sentAt: c.now, deliverAt: at, deliver: deliver}
+	msg := &message{id: n.seq, from: from, to: to, kind: m.kind, sentAt: c.now, deliverAt: at, deliver: deliver}
 	switch {
 	case l.dropAll:
-		m.dropped = "dropped (net drop)"
+		msg.dropped = "dropped (net drop)"
 	case l.drop > 0:
 		l.drop--
-		m.dropped = "dropped (net drop)"
+		msg.dropped = "dropped (net drop)"
 	}
-	c.emit(Event{Type: EvMsgSend, From: from.name, To: to.name, Msg: kind, Path: detail, MsgID: m.id, SentAt: m.sentAt, DeliverAt: at})
-	c.after(at-c.now, func() { n.arrive(m) })
+	c.emit(Event{Type: EvMsgSend, From: from.name, To: to.name, Msg: m.kind, Path: m.path, Op: m.op, Conn: m.conn, Session: m.session,
+		MsgID: msg.id, SentAt: msg.sentAt, DeliverAt: at})
+	c.after(at-c.now, func() { n.arrive(msg) })
 }

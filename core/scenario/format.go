@@ -199,6 +199,8 @@ func FormatCommand(cmd core.Command) (string, error) {
 			w = append(w, "count="+strconv.Itoa(x.Count))
 		}
 		return join("net drop", w...)
+	case core.ZKDelete:
+		return formatZKDelete(x)
 	case core.Wait:
 		return join("wait", formatDuration(x.Duration))
 	case core.Settle:

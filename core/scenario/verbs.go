@@ -35,6 +35,7 @@ var usage = map[string]string{
 	"settle":       "settle [max=D]",
 	"expect":       "expect KIND ... (KIND: leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed, znode, violations, error)",
 	"print":        "print [PARTITION|GROUP|BROKER|znodes]",
+	"zk":           "zk delete /controller [version=N] [session=0xID] [xid=N] [conn=ADDR]",
 }
 
 // verbs maps each verb to its parser.
@@ -59,6 +60,7 @@ var verbs = map[string]func(*lineParser, *Step) error{
 	"settle":   parseSettle,
 	"expect":   parseExpect,
 	"print":    parsePrint,
+	"zk":       parseZK,
 }
 
 var clusterOpts = []optSpec{

@@ -148,6 +148,10 @@ func (c *conn) readLoop() {
 			c.close(err.Error())
 			return
 		}
+		if c.takesDelete(r) {
+			c.deleteController(r)
+			continue
+		}
 		if err := c.s.do(func(cl *core.Cluster) { c.request(cl, r, spec) }); err != nil {
 			c.close(err.Error())
 			return
@@ -177,6 +181,7 @@ func (c *conn) connect(cl *core.Cluster, creq *connectRequest) {
 		c.send(connectResponse(int32(timeout), id, kraftPasswd(id), c.ro))
 		return
 	}
+	zk = zk.As(c.label(), creq.sessionID)
 	zk.Send("ZkConnect", "", func() func() {
 		// ZooKeeperServer.processConnectRequest refuses a client that has
 		// seen a newer zxid than the server's last. Here that happens only
@@ -215,6 +220,10 @@ func (c *conn) connect(cl *core.Cluster, creq *connectRequest) {
 
 // notify delivers a watch event (or the end of an expired session).
 func (c *conn) notify(ev core.ZKWatchEvent) {
+	if ev.Reply != nil {
+		c.reply(ev.Reply)
+		return
+	}
 	if ev.Expired {
 		c.close(fmt.Sprintf("session 0x%x expired", c.sid))
 		return
@@ -241,7 +250,7 @@ func (c *conn) request(cl *core.Cluster, r *request, spec opSpec) {
 		}
 		return
 	}
-	zk := cl.ZooKeeper()
+	zk := cl.ZooKeeper().As(c.label(), c.sid)
 	zk.Send(msgKind(spec), r.path, func() func() {
 		if !zk.Touch(c.sid) {
 			return func() { c.close(fmt.Sprintf("session 0x%x expired", c.sid)) }

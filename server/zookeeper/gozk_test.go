@@ -116,8 +116,8 @@ func TestGoZKReads(t *testing.T) {
 	if _, err := conn.Create("/mine", []byte("x"), 0, gozk.WorldACL(gozk.PermAll)); err != gozk.ErrNoAuth {
 		t.Fatalf("create: %v, want ErrNoAuth", err)
 	}
-	if err := conn.Delete("/controller", -1); err != gozk.ErrNoAuth {
-		t.Fatalf("delete /controller: %v, want ErrNoAuth", err)
+	if err := conn.Delete("/brokers/ids/1", -1); err != gozk.ErrNoAuth {
+		t.Fatalf("delete /brokers/ids/1: %v, want ErrNoAuth", err)
 	}
 	acl, _, err := conn.GetACL("/brokers")
 	if err != nil || len(acl) != 2 || acl[1].Scheme != "world" || acl[1].Perms != gozk.PermRead {

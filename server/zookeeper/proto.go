@@ -10,6 +10,9 @@ const (
 	errBadArguments  int32 = -8
 	errNoNode        int32 = -101
 	errNoAuth        int32 = -102
+	errBadVersion    int32 = -103
+	errNotEmpty      int32 = -111
+	errSessExpired   int32 = -112
 	errAuthFailed    int32 = -115
 	errNoWatcher     int32 = -121
 )
@@ -38,6 +41,7 @@ const (
 	fScheme                 // ustring
 	fAuth                   // buffer
 	fWatchType              // int: removeWatches' watcher type
+	fVersion                // int: delete's expected version
 )
 
 // class says how the listener treats an operation.
@@ -63,7 +67,7 @@ type opSpec struct {
 // ZooKeeper server does with a packet of unknown type.
 var ops = map[int32]opSpec{
 	1:   {"create", cWrite, []field{fPath}},
-	2:   {"delete", cWrite, []field{fPath}},
+	2:   {"delete", cWrite, []field{fPath, fVersion}}, // deleting /controller is taken (deleteCommand)
 	3:   {"exists", cRead, []field{fPath, fWatch}},
 	4:   {"getData", cRead, []field{fPath, fWatch}},
 	5:   {"setData", cWrite, []field{fPath}},
@@ -109,6 +113,7 @@ type request struct {
 	scheme    string
 	auth      []byte
 	watchType int32
+	version   int32
 }
 
 // decodeRequest decodes a request frame (without its length). Of a write
@@ -148,6 +153,8 @@ func decodeRequest(frame []byte) (*request, opSpec, error) {
 			r.auth = d.buffer()
 		case fWatchType:
 			r.watchType = d.int32()
+		case fVersion:
+			r.version = d.int32()
 		}
 	}
 	if d.err != nil {
@@ -209,6 +216,16 @@ func watcherEvent(typ int32, path string, zxid int64) []byte {
 	return header(xidNotification, zxid, errOK).int32(typ).int32(3).ustring(path).done()
 }
 
+// codeOf is the code of a core error name (core.ZKReply.Err).
+func codeOf(name string) int32 {
+	for _, c := range []int32{errOK, errSystem, errNoNode, errBadVersion, errNotEmpty, errSessExpired} {
+		if errName(c) == name || name == "" && c == errOK {
+			return c
+		}
+	}
+	return errSystem
+}
+
 // errName is an error code as zkCli prints it (KeeperException.Code).
 func errName(code int32) string {
 	switch code {
@@ -228,6 +245,12 @@ func errName(code int32) string {
 		return "AUTHFAILED"
 	case errNoWatcher:
 		return "NOWATCHER"
+	case errBadVersion:
+		return "BADVERSION"
+	case errNotEmpty:
+		return "NOTEMPTY"
+	case errSessExpired:
+		return "SESSIONEXPIRED"
 	}
 	return fmt.Sprint(code)
 }

@@ -37,7 +37,7 @@ func (c *conn) serve(zk *core.ZooKeeper, r *request, spec opSpec) (frame []byte,
 	fail := func(code int32) []byte { return header(r.xid, zxid, code).done() }
 	switch spec.class {
 	case cWrite:
-		c.s.cfg.Logf("zookeeper: session 0x%x: %s %s refused (NOAUTH): outside clients only read the simulated ensemble", c.sid, spec.name, r.path)
+		c.s.cfg.Logf("zookeeper: session 0x%x: %s %s refused (NOAUTH): outside clients only read the simulated ensemble, except delete /controller", c.sid, spec.name, r.path)
 		return fail(errNoAuth), false
 	case cOther:
 		return fail(errUnimplemented), false

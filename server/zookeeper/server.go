@@ -10,7 +10,9 @@
 //
 // Outside clients only read: every write is refused with NOAUTH, as a
 // Kafka ensemble with zookeeper.set.acl=true refuses an unauthenticated
-// client. In KRaft mode there is no ZooKeeper: a connecting client gets a
+// client, except deleting /controller, which forces a controller election:
+// it becomes a core.ZKDelete command, recorded by a driver that records
+// (Applier). In KRaft mode there is no ZooKeeper: a connecting client gets a
 // read-only view that says so and shows the KRaft metadata log.
 //
 // Supported: connect (new and resumed sessions, timeout negotiation,
