@@ -1,7 +1,12 @@
-// api.js: loads the engine wasm and defines window.kafkasim, the page API
-// (docs/page-api.md). Every function is synchronous once `ready` resolved;
-// errors throw a KafkasimError with .line and .col when they point into a
-// script or command.
+// api.js: starts the engine and defines window.kafkasim, the page API
+// (docs/page-api.md). The engine runs in the canvas iframe (canvas.html
+// loads wasm/kafkasim.wasm: engine and canvas in one binary); this page
+// calls it synchronously through the same-origin iframe.contentWindow.
+// Every function is synchronous once `ready` resolved (the lessons' index,
+// get and parse return promises: they fetch); errors throw a
+// KafkasimError with .line and .col when they point into a script or
+// command. When the iframe reloads (Ebiten does on a lost WebGL context)
+// the engine restarts empty: onRestart's callbacks restore the session.
 "use strict";
 
 class KafkasimError extends Error {
@@ -16,6 +21,10 @@ class KafkasimError extends Error {
 (() => {
   let engine = null;
   const listeners = new Set();
+  const restarts = new Set();
+  let lessonParser = null; // a promise of __kafkasimLessonParse (wasm/lessonparse.wasm)
+  const lessonCache = new Map();
+  const inflight = new Set(); // lesson fetches and parses under way
   let resolveReady, rejectReady;
   const ready = new Promise((res, rej) => { resolveReady = res; rejectReady = rej; });
 
@@ -123,10 +132,26 @@ class KafkasimError extends Error {
     // bundled lessons and a teacher's file parsed and rendered in the wasm,
     // a step's checks and a prediction's choices judged on the live cluster,
     // highlight targets resolved to canvas refs, the replay script for Back.
+    // index, get and parse return promises: bundled lessons are JSON
+    // rendered when the app was built (lessons/LANG/index.json, ID.json),
+    // a teacher's file is parsed by wasm/lessonparse.wasm, loaded once on
+    // first use.
     lessons: {
-      index(lang) { return call("lessonIndex", String(lang)); },
-      get(lang, id) { return call("lesson", String(lang), String(id)); },
-      parse(text, lang = "en") { return call("lessonParse", String(text), String(lang)); },
+      index(lang) { return fetchLesson(`lessons/${encodeURIComponent(lang)}/index.json`, `no bundled lessons in language "${lang}"`); },
+      get(lang, id) { return fetchLesson(`lessons/${encodeURIComponent(lang)}/${encodeURIComponent(id)}.json`, `no lesson "${id}" in ${lang}`); },
+      parse(text, lang = "en") {
+        return track(loadLessonParser().then((parse) => {
+          const r = JSON.parse(parse(String(text), String(lang)));
+          if (r.error) throw new KafkasimError(r.error);
+          return r.ok;
+        }));
+      },
+      // idle resolves once no lesson fetch or parse is under way and what
+      // waited for them has run (tests click, then await it).
+      idle() {
+        return Promise.allSettled([...inflight]).then(() => new Promise((r) => setTimeout(r, 0)))
+          .then(() => (inflight.size ? api.lessons.idle() : true));
+      },
       check(checks, lastErr = "") { return call("lessonCheck", JSON.stringify(checks || []), String(lastErr || "")); },
       judge(step, lastErr = "") { return call("lessonJudge", JSON.stringify(step), String(lastErr || "")); },
       refs(targets) { return call("lessonRefs", JSON.stringify(targets || [])); },
@@ -137,8 +162,9 @@ class KafkasimError extends Error {
     // onChange(fn) calls fn(what) after every change made through the API
     // or the UI; returns an unsubscribe function.
     onChange(fn) { listeners.add(fn); return () => listeners.delete(fn); },
-    // _sceneText is the scene envelope as JSON text, ready to post ("" on error).
-    _sceneText(options) { return engine ? engine.sceneText(JSON.stringify(options || {})) : ""; },
+    // onRestart(fn) calls fn() when the engine started again empty (the
+    // canvas iframe reloaded): fn restores the session.
+    onRestart(fn) { restarts.add(fn); return () => restarts.delete(fn); },
     _call: call,
     _soft: soft,
     _changed: changed,
@@ -146,21 +172,62 @@ class KafkasimError extends Error {
   };
   window.kafkasim = api;
 
-  async function start() {
-    const go = new Go();
-    const engineReady = new Promise((res) => { window.__kafkasimEngineReady = res; });
-    const resp = fetch("wasm/engine.wasm");
-    let inst;
-    try {
-      inst = await WebAssembly.instantiateStreaming(resp, go.importObject);
-    } catch (e) {
-      // a server without application/wasm: fall back to a buffer
-      const buf = await (await fetch("wasm/engine.wasm")).arrayBuffer();
-      inst = await WebAssembly.instantiate(buf, go.importObject);
+  function track(p) {
+    inflight.add(p);
+    const done = () => inflight.delete(p);
+    p.then(done, done);
+    return p;
+  }
+  function fetchLesson(url, missing) {
+    if (lessonCache.has(url)) return Promise.resolve(lessonCache.get(url));
+    return track((async () => {
+      const r = await fetch(url);
+      if (!r.ok) throw new KafkasimError({ msg: r.status === 404 ? missing : `${url}: ${r.status} ${r.statusText}` });
+      const v = await r.json();
+      lessonCache.set(url, v);
+      return v;
+    })());
+  }
+  function loadLessonParser() {
+    if (!lessonParser) {
+      lessonParser = new Promise((res, rej) => {
+        window.__kafkasimLessonParseReady = () => res(window.__kafkasimLessonParse);
+        const go = new Go();
+        WebAssembly.instantiateStreaming(fetch("wasm/lessonparse.wasm"), go.importObject)
+          .catch(() => fetch("wasm/lessonparse.wasm").then((r) => r.arrayBuffer()).then((b) => WebAssembly.instantiate(b, go.importObject)))
+          .then((r) => { go.run(r.instance); })
+          .catch((e) => { lessonParser = null; rej(new KafkasimError({ msg: "the lesson parser did not load: " + e })); });
+      });
     }
-    go.run(inst.instance).then(() => rejectReady(new KafkasimError({ msg: "the engine exited" })));
-    await engineReady;
-    engine = window.__kafkasimEngine;
+    return lessonParser;
+  }
+
+  // start points the canvas iframe at canvas.html (?draw=0 with the
+  // page's ?canvas=0: the engine without WebGL) and waits for its engine.
+  async function start() {
+    const frame = document.getElementById("canvas");
+    if (!frame) throw new KafkasimError({ msg: "no canvas iframe (#canvas): the engine runs in it" });
+    const draw = new URLSearchParams(location.search).get("canvas") !== "0";
+    let first, started = false;
+    const up = new Promise((res) => { first = res; });
+    window.__kafkasimFrameEngine = (win) => {
+      if (win !== frame.contentWindow) return;
+      const again = engine !== null || started;
+      engine = win.__kafkasimEngine;
+      started = true;
+      if (!again) { first(); return; }
+      // The iframe reloaded: a fresh engine. Restore after this call
+      // returns (the engine is still starting when it tells us).
+      Promise.resolve().then(() => {
+        for (const fn of restarts) {
+          try { fn(); } catch (e) { console.error("kafkasim restart:", e); }
+        }
+        changed("load");
+      });
+    };
+    window.__kafkasimFrameGone = (win) => { if (win === frame.contentWindow) engine = null; };
+    frame.src = "canvas.html" + (draw ? "" : "?draw=0");
+    await up;
   }
   api._start = () => start().then(() => api, (e) => { rejectReady(e); throw e; });
   api._resolveReady = () => resolveReady(api);

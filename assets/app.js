@@ -31,9 +31,12 @@ const App = {
     await this.restore();
     await Lessons.start();
     kafkasim._resolveReady();
+    this.keep();
+    kafkasim.onRestart(() => this.restart());
     kafkasim.onChange((what) => {
       this.sceneDirty = true;
       UI.dirty = true;
+      if (what !== "advance") this.keep();
       if (what === "load") {
         this.setName(kafkasim.name);
         Panels.story = null;
@@ -51,6 +54,34 @@ const App = {
       requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
+  },
+
+  // keep remembers, in this page, what a restarted engine needs to carry
+  // on: the session's script and name (after every change but a plain
+  // advance of time) and the moment (every frame, in drawTop).
+  keep() {
+    try {
+      const st = kafkasim.state();
+      if (!st.loaded) return;
+      this.kept = { script: kafkasim.script(), name: this.scenarioName || kafkasim.name, at: st.now, playing: st.playing, speed: st.speed };
+    } catch (e) { /* the engine is restarting */ }
+  },
+  // restart puts the kept session into a fresh engine: the canvas iframe
+  // reloaded (Ebiten does when the WebGL context is lost), and the engine
+  // with it. Only the current branch comes back, replayed to the moment.
+  restart() {
+    this.lastView = null;
+    this.sceneDirty = true;
+    const k = this.kept;
+    if (!k) return;
+    try {
+      kafkasim.load(k.script, k.name);
+      kafkasim.seek(k.at);
+      kafkasim.speed(k.speed || 1);
+      if (k.playing) kafkasim.play();
+      this.setName(k.name);
+      UI.toast("The canvas restarted (its graphics context was lost); the session is restored.");
+    } catch (e) { console.warn("restart:", e); }
   },
 
   async restore() {
@@ -115,6 +146,7 @@ const App = {
   },
 
   frame(dt) {
+    if (!kafkasim._engine()) return; // the canvas iframe is reloading (its engine restarts)
     const r = kafkasim._soft("tick", dt);
     if (r.error) { UI.toast(r.error.msg); kafkasim.pause(); }
     const v = r.ok ? r.ok.version : 0;
@@ -127,16 +159,22 @@ const App = {
     if (this.playingSince && now - this.playingSince > 3000) { this.playingSince = now; this.persist(); }
   },
 
+  // postScene tells the engine what the canvas should draw (view, hidden
+  // classes, selection, highlights, span) when that changed; the canvas
+  // reads the scene from the engine in-process on its next update.
   postScene() {
     this.sceneDirty = false;
-    const frame = document.getElementById("canvas");
-    if (!this.canvasReady || !frame || !frame.contentWindow) return;
-    const text = kafkasim._sceneText({ view: UI.view, hide: [...UI.hidden], selection: UI.selection || undefined, highlights: UI.highlights || undefined, cells: 12, span: UI.span });
-    if (text) frame.contentWindow.postMessage(text, location.origin === "null" ? "*" : location.origin);
+    if (!kafkasim._engine()) return;
+    const view = JSON.stringify({ view: UI.view, hide: [...UI.hidden], selection: UI.selection || undefined, highlights: UI.highlights || undefined, cells: 12, span: UI.span });
+    if (view === this.lastView) return;
+    const r = kafkasim._soft("view", view);
+    if (r.error) console.warn("view:", r.error.msg);
+    else this.lastView = view;
   },
 
   drawTop() {
     const st = kafkasim.state();
+    if (this.kept) { this.kept.at = st.now; this.kept.playing = st.playing; }
     document.getElementById("clock").textContent = "t=" + fmtTime(st.now);
     const play = document.getElementById("btn-play");
     if (this._shownPlaying !== st.playing) {
@@ -309,7 +347,14 @@ const App = {
     const frame = document.getElementById("canvas").getBoundingClientRect();
     switch (m.type) {
       case "ready": this.canvasReady = true; this.sceneDirty = true; break;
-      case "frame": if (this.firstFrameMs === null) this.firstFrameMs = m.ms; break;
+      case "frame":
+        // m.ms counts from the iframe's navigation start: on this page's clock
+        if (this.firstFrameMs === null) {
+          let off = 0;
+          try { off = document.getElementById("canvas").contentWindow.performance.timeOrigin - performance.timeOrigin; } catch (e) { /* not same-origin */ }
+          this.firstFrameMs = m.ms + off;
+        }
+        break;
       case "click": document.getElementById("banner").hidden = true; this.onCanvasClick(m, frame.left + m.x, frame.top + m.y); break;
       case "hover":
         if (!m.kind || UI.menuOpen()) { hideExplain(); break; }
@@ -439,20 +484,20 @@ const App = {
       if (!frame || e.source !== frame.contentWindow) return;
       this.onCanvas(e.data);
     });
-    if ($("canvas")) $("canvas").addEventListener("load", () => {
-      // a reload of the canvas (WebGL context lost) needs the scene again
+    $("canvas").addEventListener("load", () => {
+      // a reload of the canvas (WebGL context lost) needs the view again
       this.canvasReady = false;
       this.sceneDirty = true;
+      this.lastView = null;
     });
     window.addEventListener("beforeunload", () => this.persistNow());
     // ?canvas=0: panels only (no WebGL needed; the tests use it where the
-    // picture is not the point)
+    // picture is not the point). The engine still runs in the iframe
+    // (canvas.html?draw=0), which stays out of sight.
     if (new URLSearchParams(location.search).get("canvas") === "0") {
-      $("canvas").remove();
+      $("canvas").hidden = true;
       $("canvas-missing").textContent = "The canvas is off (?canvas=0): the panels on the right show everything in text.";
       $("canvas-missing").hidden = false;
-    } else {
-      fetch("canvas.html", { method: "HEAD" }).then((r) => { if (!r.ok) { $("canvas-missing").hidden = false; $("canvas").hidden = true; } });
     }
   },
 };

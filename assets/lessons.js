@@ -115,14 +115,14 @@ const Lessons = {
     const want = q.get("lesson");
     if (want) {
       if (/^https?:\/\/|^\.?\//.test(want) || want.endsWith(".md")) await this.openURL(want, 0);
-      else this.openBundled(want, Number(q.get("step") || 0));
+      else await this.openBundled(want, Number(q.get("step") || 0));
       return;
     }
     const cur = this.store().current;
     if (cur && cur.source && this.store().resume !== false) {
-      if (cur.source.kind === "bundled") this.openBundled(cur.source.id, cur.step || 0, true);
+      if (cur.source.kind === "bundled") await this.openBundled(cur.source.id, cur.step || 0, true);
       else if (cur.source.kind === "url") await this.openURL(cur.source.url, cur.step || 0, true);
-      else if (cur.source.kind === "file") this.openText(cur.source.text, cur.source, cur.step || 0, true);
+      else if (cur.source.kind === "file") await this.openText(cur.source.text, cur.source, cur.step || 0, true);
     }
   },
 
@@ -132,9 +132,9 @@ const Lessons = {
   },
 
   // --- opening -----------------------------------------------------------
-  openBundled(id, step = 0, quiet) {
+  async openBundled(id, step = 0, quiet) {
     let l;
-    try { l = kafkasim.lessons.get(this.lang, id); } catch (e) { if (!quiet) UI.toast(e.message); return false; }
+    try { l = await kafkasim.lessons.get(this.lang, id); } catch (e) { if (!quiet) UI.toast(e.message); return false; }
     this.begin(l, { kind: "bundled", id }, step);
     return true;
   },
@@ -145,7 +145,7 @@ const Lessons = {
       if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
       text = await r.text();
     } catch (e) { if (!quiet) UI.toast(`${url}: ${e.message}`); return; }
-    this.openText(text, { kind: "url", url }, step);
+    await this.openText(text, { kind: "url", url }, step);
   },
   openFile(ev) {
     const f = ev.target.files && ev.target.files[0];
@@ -153,9 +153,9 @@ const Lessons = {
     f.text().then((text) => this.openText(text, { kind: "file", text, name: f.name }, 0));
     ev.target.value = "";
   },
-  openText(text, source, step = 0) {
+  async openText(text, source, step = 0) {
     let l;
-    try { l = kafkasim.lessons.parse(text, this.guessLang(text)); } catch (e) {
+    try { l = await kafkasim.lessons.parse(text, this.guessLang(text)); } catch (e) {
       this.showError(`${this.t("parseError")}${e.line ? " (line " + e.line + ")" : ""}: ${e.message}`);
       return;
     }
@@ -180,13 +180,13 @@ const Lessons = {
 
   // switchLang shows the same lesson and step in the other language; the
   // cluster is untouched (both have the same steps, by test).
-  switchLang(lang) {
+  async switchLang(lang) {
     if (lang === this.lang) return;
     this.lang = lang;
     this.updateButton();
     this.save({ lang });
     if (this.lesson && this.source && this.source.kind === "bundled") {
-      try { this.lesson = kafkasim.lessons.get(lang, this.source.id); App.setName(this.lesson.title); } catch (e) { UI.toast(e.message); }
+      try { this.lesson = await kafkasim.lessons.get(lang, this.source.id); App.setName(this.lesson.title); } catch (e) { UI.toast(e.message); }
     }
     if (this.view === "index") this.showIndex(); else this.render();
     this.markProgress();
@@ -391,11 +391,12 @@ const Lessons = {
       this.langSwitch(),
       h("button", { class: "ls-close", title: this.t("close"), onclick: () => this.close() }, "×"));
   },
-  showIndex() {
+  async showIndex() {
     this.view = "index";
     document.getElementById("panel").classList.add("lesson-on");
     let ix = [];
-    try { ix = kafkasim.lessons.index(this.lang); } catch (e) { UI.toast(e.message); }
+    try { ix = await kafkasim.lessons.index(this.lang); } catch (e) { UI.toast(e.message); }
+    if (this.view !== "index") return; // the learner moved on while it loaded
     const prog = this.progress();
     const list = h("ol", { class: "ls-index" }, ...ix.map((s) => {
       const p = prog[s.id];

@@ -7,13 +7,6 @@ import (
 	"strings"
 )
 
-// Source is one reference a lesson rests on: a Kafka doc page, a KIP, a
-// source file. URL is empty for a plain-text source.
-type Source struct {
-	Text string `json:"text"`
-	URL  string `json:"url,omitempty"`
-}
-
 // frontMatter is the block between the opening and closing "---" lines.
 // It is a small, strict subset of YAML: `key: value` lines, and lists
 // written either inline (`key: [a, b]`) or as `- item` lines under `key:`.

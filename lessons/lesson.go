@@ -9,41 +9,52 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/lessons/model"
 )
+
+// The lesson's data lives in package model (free of goldmark, so the
+// page's engine can use it); these names keep this package's API.
+type (
+	Error      = model.Error
+	Lesson     = model.Lesson
+	Source     = model.Source
+	Kind       = model.Kind
+	ScriptLine = model.ScriptLine
+	Choice     = model.Choice
+	Target     = model.Target
+	Panel      = model.Panel
+	Step       = model.Step
+)
+
+// The step kinds (model.Run, model.Predict, model.Act).
+const (
+	Run     = model.Run
+	Predict = model.Predict
+	Act     = model.Act
+)
+
+// TargetKinds lists the highlightable elements (model.TargetKinds).
+var TargetKinds = model.TargetKinds
+
+// StartsCluster reports whether a step starts a fresh cluster (model.StartsCluster).
+func StartsCluster(st *Step) bool { return model.StartsCluster(st) }
+
+// Holds evaluates expect lines on a cluster now (model.Holds).
+func Holds(c *core.Cluster, lastErr string, checks []ScriptLine) (bool, []string, error) {
+	return model.Holds(c, lastErr, checks)
+}
 
 // Limits on what Parse accepts.
 const (
-	MaxLessonBytes  = 256 << 10 // a lesson file
-	MaxSteps        = 100       // steps in one lesson
-	maxLinesPerStep = 200       // scenario lines in one step
+	MaxLessonBytes  = model.MaxLessonBytes
+	MaxSteps        = model.MaxSteps
+	maxLinesPerStep = 200 // scenario lines in one step
 	maxChoices      = 8
 	maxTargets      = 16
 	maxTextBytes    = 8 << 10 // one directive's or front-matter value's text
 )
-
-// Error is a problem in a lesson file, at a 1-based line.
-type Error struct {
-	Line int
-	Msg  string
-}
-
-// Error formats the error as "line N: message".
-func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
-
-// Lesson is one parsed lesson file. Narration, labels and texts are HTML
-// rendered by goldmark (raw HTML in the source is not passed through).
-type Lesson struct {
-	ID            string   `json:"id"`
-	Lang          string   `json:"lang"`
-	Title         string   `json:"title"`
-	Order         int      `json:"order"`
-	Summary       string   `json:"summary"`
-	Prerequisites []string `json:"prerequisites"`
-	Sources       []Source `json:"sources"`
-	Steps         []Step   `json:"steps"`
-	// Outro is the HTML after the last step: the "what you saw" summary.
-	Outro string `json:"outro"`
-}
 
 var langRe = regexp.MustCompile(`^[a-z]{2,3}(-[A-Za-z0-9]{1,8})?$`)
 
@@ -117,13 +128,6 @@ func checkCluster(st *Step, i int) error {
 		return &Error{Line: st.Line, Msg: "an act step cannot start a new cluster"}
 	}
 	return nil
-}
-
-// StartsCluster reports whether a step starts a fresh cluster (its first
-// line is `cluster ...`): the page discards the running cluster there, and
-// rewinding never needs to replay steps before it.
-func StartsCluster(st *Step) bool {
-	return len(st.Commands) > 0 && strings.HasPrefix(st.Commands[0].Text, "cluster")
 }
 
 //go:embed en/*.md zh/*.md

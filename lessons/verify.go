@@ -5,33 +5,8 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/scenario"
 )
-
-// Holds evaluates expect lines (a choice's or an act step's checks) on a
-// cluster as it is now; lastErr is the error of the step's last command
-// ("" if it succeeded), which `expect error` compares with. It reports whether all hold and, for each line,
-// what the cluster has (in the form the line's expected value is written).
-// A line about something that does not exist yet (a consumer not started)
-// does not hold; its got reads "error: ...". The error is for lines that
-// are not expect lines at all.
-func Holds(c *core.Cluster, lastErr string, checks []ScriptLine) (bool, []string, error) {
-	all := true
-	got := make([]string, len(checks))
-	for i, l := range checks {
-		st, err := scenario.ParseLine(l.Text, l.Line)
-		if err != nil || st == nil || st.Expect == nil {
-			return false, nil, fmt.Errorf("line %d: not an expect line: %s", l.Line, l.Text)
-		}
-		ok, g, err := scenario.Check(c, st.Expect, lastErr)
-		if err != nil {
-			ok, g = false, "error: "+err.Error()
-		}
-		got[i], all = g, all && ok
-	}
-	return all, got, nil
-}
 
 // Verify runs a lesson on the core, step after step, as the page would
 // with a learner who answers and acts as the lesson intends, and returns

@@ -33,11 +33,11 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if err := Build(ctx, root, dir, "canvas", "empty"); err != nil {
+	if err := Build(ctx, root, dir, "kafkasim", "empty"); err != nil {
 		return nil, err
 	}
 	res := &BenchResult{Sizes: map[string][2]int{}}
-	files := map[string]string{"canvas": filepath.Join(dir, "wasm", "canvas.wasm"), "empty": filepath.Join(dir, "wasm", "empty.wasm")}
+	files := map[string]string{"kafkasim": filepath.Join(dir, "wasm", "kafkasim.wasm"), "empty": filepath.Join(dir, "wasm", "empty.wasm")}
 	for k, v := range extra {
 		files[k] = v
 	}

@@ -51,7 +51,7 @@ func serve(t *testing.T) string {
 		if built.err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			built.err = Build(ctx, built.root, built.dir, "canvas")
+			built.err = Build(ctx, built.root, built.dir, "kafkasim")
 		}
 	})
 	if built.err != nil {

@@ -28,9 +28,11 @@ import (
 //go:embed harness.html
 var harness []byte
 
-// Binaries are the wasm programs Build makes: the canvas, and the empty
+// Binaries are the wasm programs Build makes: the page's (engine and
+// canvas in one; the harness posts scenes to it, which it then draws
+// instead of its engine's), and the empty
 // Ebiten program make bench compares it with.
-var Binaries = map[string]string{"canvas": "./wasm/canvas", "empty": "./wasm/emptycanvas"}
+var Binaries = map[string]string{"kafkasim": "./wasm/canvas", "empty": "./wasm/emptycanvas"}
 
 // Limits of the sample endpoints.
 const (

@@ -90,6 +90,9 @@ func Build(opts Options) (*App, error) {
 	if err := a.addScenarios(filepath.Join(opts.Root, "core", "scenario", "testdata")); err != nil {
 		return nil, err
 	}
+	if err := a.addLessons(); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 

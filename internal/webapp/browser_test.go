@@ -427,5 +427,36 @@ func TestBrowser(t *testing.T) {
 		b.js(nil, `kafkasim.advance(20000), true`)
 		b.shot("09-broker-2-crashed")
 	})
+
+	t.Run("a lost WebGL context reloads the canvas and the session comes back", func(t *testing.T) {
+		b.t = t
+		b.js(nil, `kafkasim.pause(), kafkasim.command("produce p1 orders value=after-loss"), kafkasim.advance(700), App.persistNow(), true`)
+		want := b.state()
+		// Ebiten reloads its page (the iframe, engine and all) on webglcontextlost.
+		var lost bool
+		b.js(&lost, `(() => { const c = document.getElementById("canvas").contentDocument.querySelector("canvas");
+			const gl = c && c.getContext("webgl2"); const x = gl && gl.getExtension("WEBGL_lose_context");
+			if (!x) return false; x.loseContext(); return true; })()`)
+		if !lost {
+			t.Skip("this Chromium cannot lose the WebGL context on purpose (no WEBGL_lose_context)")
+		}
+		var back bool
+		b.js(&back, `new Promise(r => { const t0 = Date.now(); (function w() {
+			let ok = false;
+			try { ok = !!kafkasim._engine() && kafkasim.state().hash === `+jsString(want.Hash)+`; } catch (e) {}
+			if (ok) return r(true);
+			if (Date.now() - t0 > 60000) return r(false);
+			setTimeout(w, 100); })(); })`)
+		if !back {
+			var got json.RawMessage
+			b.js(&got, `(() => { try { return kafkasim.state(); } catch (e) { return String(e); } })()`)
+			t.Fatalf("after the context loss the session is not back: %s, want t=%d hash %s", got, want.Now, want.Hash)
+		}
+		if got := b.state(); got.Now != want.Now {
+			t.Errorf("restored at t=%d, want %d", got.Now, want.Now)
+		}
+		b.js(nil, `new Promise(r => { const t0 = Date.now(); (function w() { if (App.canvasReady || Date.now() - t0 > 30000) r(true); else setTimeout(w, 100); })(); })`)
+		b.shot("10-after-context-loss")
+	})
 	t.Logf("browser tests took %s", time.Since(start).Round(time.Millisecond))
 }

@@ -38,10 +38,13 @@ type Target struct {
 	Optional bool
 }
 
-// Targets are the binaries the page loads.
+// Targets are the binaries the page loads: kafkasim.wasm, the engine and
+// the Ebiten canvas in one (it runs in the canvas iframe; the shell calls
+// the engine through iframe.contentWindow), and lessonparse.wasm, the
+// Markdown parser for a teacher's own lesson file, loaded on demand.
 var Targets = []Target{
-	{Name: "engine", Pkg: "wasm/engine"},
-	{Name: "canvas", Pkg: "wasm/canvas", Optional: true},
+	{Name: "kafkasim", Pkg: "wasm/canvas"},
+	{Name: "lessonparse", Pkg: "wasm/lessonparse"},
 }
 
 // Options configure Build.
@@ -119,13 +122,13 @@ func fileExists(p string) bool {
 }
 
 // sourceHash hashes what the wasm binaries are built from: every Go file
-// under core/ and wasm/ (tests and testdata aside), go.mod, go.sum and the
-// toolchain version.
+// under core/, wasm/ and lessons/ and the lessons' Markdown (tests and
+// testdata aside), go.mod, go.sum and the toolchain version.
 func sourceHash(root, goVersion string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "toolchain %s\n", goVersion)
 	var files []string
-	for _, dir := range []string{"core", "wasm"} {
+	for _, dir := range []string{"core", "wasm", "lessons"} {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
@@ -136,7 +139,7 @@ func sourceHash(root, goVersion string) (string, error) {
 			if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
 				return filepath.SkipDir
 			}
-			if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+			if !d.IsDir() && (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") || strings.HasSuffix(p, ".md")) {
 				files = append(files, p)
 			}
 			return nil

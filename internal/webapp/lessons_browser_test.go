@@ -30,11 +30,14 @@ func (p *lessonPage) open(url string) {
 }
 
 // click clicks the first element matching a CSS selector, by the page's
-// own click() so that it is exactly what a learner's click does.
+// own click() so that it is exactly what a learner's click does, and
+// waits for the lesson fetches the click started (bundled lessons are
+// JSON the page fetches; a teacher's file is parsed by a wasm loaded on
+// first use).
 func (p *lessonPage) click(sel string) {
 	p.t.Helper()
 	var ok bool
-	p.js(&ok, `(() => { const e = document.querySelector(`+jsString(sel)+`); if (!e || e.disabled) return false; e.click(); return true; })()`)
+	p.js(&ok, `(() => { const e = document.querySelector(`+jsString(sel)+`); if (!e || e.disabled) return false; e.click(); return kafkasim.lessons.idle().then(() => true); })()`)
 	if !ok {
 		var html string
 		p.js(&html, `document.getElementById("lesson").innerText`)

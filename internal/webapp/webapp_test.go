@@ -97,7 +97,8 @@ func fakeTree(t *testing.T) string {
 	root := t.TempDir()
 	files := map[string]string{
 		"go.mod":                               "module " + Module + "\n\ngo 1.26\n",
-		"wasm/engine/main.go":                  "package main\n\nfunc main() { println(\"v1\") }\n",
+		"wasm/canvas/main.go":                  "package main\n\nfunc main() { println(\"v1\") }\n",
+		"wasm/lessonparse/main.go":             "package main\n\nfunc main() {}\n",
 		"index.html":                           "<!doctype html><title>t</title>",
 		"assets/app.js":                        "console.log(1)",
 		"core/scenario/testdata/a.ksim":        "# The first example\ncluster brokers=1\n",
@@ -123,13 +124,13 @@ func TestBuildCachesAndRebuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(log.String(), "building engine.wasm") {
+	if !strings.Contains(log.String(), "building kafkasim.wasm") {
 		t.Errorf("first build log: %q", log.String())
 	}
-	if len(a.Notes) != 2 { // no canvas package, no canvas.html
+	if len(a.Notes) != 1 { // no canvas.html
 		t.Errorf("notes %v", a.Notes)
 	}
-	for _, p := range []string{"/wasm/engine.wasm", "/wasm/wasm_exec.js", "/index.html", "/assets/app.js", "/scenarios/a.ksim", "/scenarios/index.json"} {
+	for _, p := range []string{"/wasm/kafkasim.wasm", "/wasm/lessonparse.wasm", "/wasm/wasm_exec.js", "/index.html", "/assets/app.js", "/scenarios/a.ksim", "/scenarios/index.json", "/lessons/en/index.json", "/lessons/zh/architecture.json"} {
 		if a.files[p] == nil {
 			t.Errorf("no %s in %v", p, a.Paths())
 		}
@@ -138,8 +139,8 @@ func TestBuildCachesAndRebuilds(t *testing.T) {
 	if err := json.Unmarshal(a.files["/scenarios/index.json"].data, &idx); err != nil || len(idx) != 1 || idx[0].Title != "The first example" {
 		t.Errorf("index %s", a.files["/scenarios/index.json"].data)
 	}
-	if !bytes.HasPrefix(a.files["/wasm/engine.wasm"].data, []byte("\x00asm")) {
-		t.Errorf("engine.wasm is not WebAssembly")
+	if !bytes.HasPrefix(a.files["/wasm/kafkasim.wasm"].data, []byte("\x00asm")) {
+		t.Errorf("kafkasim.wasm is not WebAssembly")
 	}
 	log.Reset()
 	start := time.Now()
@@ -149,15 +150,15 @@ func TestBuildCachesAndRebuilds(t *testing.T) {
 	if strings.Contains(log.String(), "building") || time.Since(start) > 5*time.Second {
 		t.Errorf("second start rebuilt (%s): %q", time.Since(start), log.String())
 	}
-	os.WriteFile(filepath.Join(root, "wasm/engine/main.go"), []byte("package main\n\nfunc main() { println(\"v2\") }\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "wasm/canvas/main.go"), []byte("package main\n\nfunc main() { println(\"v2\") }\n"), 0o644)
 	log.Reset()
 	if _, err := Build(Options{Root: root, CacheDir: cache, Log: &log}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(log.String(), "building engine.wasm") {
+	if !strings.Contains(log.String(), "building kafkasim.wasm") {
 		t.Errorf("an edit did not rebuild: %q", log.String())
 	}
-	os.WriteFile(filepath.Join(root, "wasm/engine/main.go"), []byte("package main\n\nfunc main() { undefined() }\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "wasm/canvas/main.go"), []byte("package main\n\nfunc main() { undefined() }\n"), 0o644)
 	if _, err := Build(Options{Root: root, CacheDir: cache, Log: io.Discard}); err == nil || !strings.Contains(err.Error(), "undefined") {
 		t.Errorf("a broken source: %v", err)
 	}

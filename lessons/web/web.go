@@ -4,7 +4,7 @@
 // canvas scene's element references, and the script that rebuilds a
 // lesson's cluster at a step (Back rewinds by replaying it). It is pure
 // Go with JSON-encodable results; the engine's wasm glue (wasm/engine)
-// exposes it as window.kafkasim.lessons.
+// exposes it as window.kafkasim.model.
 package web
 
 import (
@@ -14,47 +14,9 @@ import (
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/scenario"
-	"github.com/kafkasim/kafkasim/lessons"
+	"github.com/kafkasim/kafkasim/lessons/model"
 	"github.com/kafkasim/kafkasim/wasm/scene"
 )
-
-// Summary is one entry of the lesson index.
-type Summary struct {
-	ID            string   `json:"id"`
-	Title         string   `json:"title"`
-	Order         int      `json:"order"`
-	Summary       string   `json:"summary"`
-	Prerequisites []string `json:"prerequisites"`
-	Steps         int      `json:"steps"`
-}
-
-// Index lists the bundled lessons of lang, in order.
-func Index(lang string) ([]Summary, error) {
-	ls, err := lessons.Bundled(lang)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Summary, 0, len(ls))
-	for _, l := range ls {
-		out = append(out, Summary{ID: l.ID, Title: l.Title, Order: l.Order, Summary: l.Summary,
-			Prerequisites: l.Prerequisites, Steps: len(l.Steps)})
-	}
-	return out, nil
-}
-
-// Get returns the bundled lesson id in lang.
-func Get(lang, id string) (*lessons.Lesson, error) {
-	ls, err := lessons.Bundled(lang)
-	if err != nil {
-		return nil, err
-	}
-	for _, l := range ls {
-		if l.ID == id {
-			return l, nil
-		}
-	}
-	return nil, fmt.Errorf("no lesson %q in %s", id, lang)
-}
 
 // Result is the outcome of a step's checks on a cluster: whether all hold,
 // and per line what the cluster has.
@@ -65,8 +27,8 @@ type Result struct {
 
 // Check evaluates expect lines on c; lastErr is the error of the step's
 // last command ("" if it succeeded).
-func Check(c *core.Cluster, lastErr string, checks []lessons.ScriptLine) (Result, error) {
-	ok, got, err := lessons.Holds(c, lastErr, checks)
+func Check(c *core.Cluster, lastErr string, checks []model.ScriptLine) (Result, error) {
+	ok, got, err := model.Holds(c, lastErr, checks)
 	return Result{OK: ok, Got: got}, err
 }
 
@@ -80,10 +42,10 @@ type Judgement struct {
 // Judge evaluates every choice of a predict step on c, after its commands
 // have run. Agrees false means the cluster did not do what the lesson says
 // (a teacher's file that Verify would reject); the page says so.
-func Judge(c *core.Cluster, lastErr string, st *lessons.Step) (Judgement, error) {
+func Judge(c *core.Cluster, lastErr string, st *model.Step) (Judgement, error) {
 	j := Judgement{Correct: -1, Agrees: true}
 	for i, ch := range st.Choices {
-		ok, _, err := lessons.Holds(c, lastErr, ch.Checks)
+		ok, _, err := model.Holds(c, lastErr, ch.Checks)
 		if err != nil {
 			return j, err
 		}
@@ -104,7 +66,7 @@ func Judge(c *core.Cluster, lastErr string, st *lessons.Step) (Judgement, error)
 // out. "hw T" lights the partition and, for a canvas that draws it, the
 // marker itself (kind "hw"); "leo T@B" the replica; "zk" ZooKeeper's lane;
 // "controller" the controller broker in ZooKeeper mode, else its lane.
-func Refs(c *core.Cluster, ts []lessons.Target) []scene.Ref {
+func Refs(c *core.Cluster, ts []model.Target) []scene.Ref {
 	var out []scene.Ref
 	for _, t := range ts {
 		switch t.Kind {
@@ -180,11 +142,11 @@ func findRecord(c *core.Cluster, v string) (scene.Ref, bool) {
 // one that started a cluster (an act step contributes its "show me"
 // commands, the canonical way it was done). From is the first step it
 // covers. With at == 0 there is nothing to replay ("").
-func Replay(l *lessons.Lesson, at int) (script string, from int, err error) {
+func Replay(l *model.Lesson, at int) (script string, from int, err error) {
 	if at < 0 || at > len(l.Steps) {
 		return "", 0, fmt.Errorf("step %d: the lesson has %d", at, len(l.Steps))
 	}
-	for from = at - 1; from > 0 && !lessons.StartsCluster(&l.Steps[from]); from-- {
+	for from = at - 1; from > 0 && !model.StartsCluster(&l.Steps[from]); from-- {
 	}
 	if at == 0 {
 		return "", 0, nil

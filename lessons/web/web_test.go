@@ -9,25 +9,6 @@ import (
 	"github.com/kafkasim/kafkasim/wasm/scene"
 )
 
-func TestIndexAndGet(t *testing.T) {
-	for _, lang := range lessons.Langs {
-		ix, err := Index(lang)
-		if err != nil || len(ix) < 12 || ix[0].ID != "architecture" {
-			t.Fatalf("%s: %v %v", lang, err, ix)
-		}
-		l, err := Get(lang, ix[2].ID)
-		if err != nil || l.Lang != lang || len(l.Steps) != ix[2].Steps {
-			t.Fatalf("%s: %v", lang, err)
-		}
-	}
-	if _, err := Get("en", "nope"); err == nil {
-		t.Error("unknown lesson found")
-	}
-	if _, err := Index("fr"); err == nil {
-		t.Error("unknown language found")
-	}
-}
-
 // run plays a lesson's steps before `at` (as Replay builds them) and
 // returns the runner.
 func run(t *testing.T, l *lessons.Lesson, at int) *scenario.Runner {
@@ -53,7 +34,7 @@ func run(t *testing.T, l *lessons.Lesson, at int) *scenario.Runner {
 // first prediction, Judge agrees with the marked answer, and the step's
 // point targets become scene refs (m3 found by value at offset 2).
 func TestJudgeAndRefs(t *testing.T) {
-	l, err := Get("en", "message-loss")
+	l, err := lessons.Get("en", "message-loss")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +62,7 @@ func TestJudgeAndRefs(t *testing.T) {
 // TestReplayFromLastCluster: in the leader-epochs lesson the third step
 // starts a new cluster, so rewinding to after it replays only from there.
 func TestReplayFromLastCluster(t *testing.T) {
-	l, err := Get("zh", "leader-epochs")
+	l, err := lessons.Get("zh", "leader-epochs")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,6 +35,9 @@ type Engine struct {
 	version uint64  // bumped on every change the page must redraw for
 	loadVer uint64  // bumped on every Load, Seek back or Switch (caches key on it)
 	fcache  *findings
+
+	sceneOpts SceneOptions // what the canvas draws (SetSceneOptions)
+	optsVer   uint64       // bumped by SetSceneOptions
 }
 
 // New returns an engine with nothing loaded, at 1x, paused.

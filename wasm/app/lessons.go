@@ -2,48 +2,30 @@ package app
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
-	"github.com/kafkasim/kafkasim/lessons"
+	"github.com/kafkasim/kafkasim/lessons/model"
 	"github.com/kafkasim/kafkasim/lessons/web"
 	"github.com/kafkasim/kafkasim/wasm/scene"
 	"github.com/kafkasim/kafkasim/wasm/session"
 )
 
-// The lesson pane's calls (assets/lessons.js through kafkasim.lessons):
-// lessons are parsed and rendered here, in the engine's wasm, by the same
-// goldmark code that make test verifies, so a teacher's own file renders
-// with no server; checks are evaluated on the session's live cluster.
+// The lesson pane's calls (assets/model.js through kafkasim.lessons)
+// that need the cluster: checks and predictions are evaluated on the
+// session's live cluster, highlights resolved, Back's replay script
+// built. Parsing is not here, so the engine's wasm carries no Markdown
+// parser: bundled lessons are rendered to JSON when the app is built
+// (internal/webapp, with package lessons) and a teacher's own file is
+// parsed by the small wasm/lessonparse binary the page loads on demand.
 
-// LessonIndex lists the bundled lessons of lang.
-func (e *Engine) LessonIndex(lang string) ([]web.Summary, error) { return web.Index(lang) }
-
-// Lesson returns a bundled lesson.
-func (e *Engine) Lesson(lang, id string) (*lessons.Lesson, error) { return web.Get(lang, id) }
-
-// LessonParse parses a lesson file (a teacher's, opened from a file or a
-// URL); the error has the file's line.
-func (e *Engine) LessonParse(src, lang string) (*lessons.Lesson, *ErrorInfo) {
-	l, err := lessons.Parse([]byte(src), lang)
-	if err != nil {
-		var le *lessons.Error
-		if errors.As(err, &le) {
-			return nil, &ErrorInfo{Msg: le.Msg, Line: le.Line}
-		}
-		return nil, &ErrorInfo{Msg: err.Error()}
-	}
-	return l, nil
-}
-
-// LessonCheck evaluates expect lines (JSON []lessons.ScriptLine) on the
+// LessonCheck evaluates expect lines (JSON []model.ScriptLine) on the
 // cluster now; lastErr is the error of the step's last command.
 func (e *Engine) LessonCheck(checks, lastErr string) (web.Result, error) {
 	d := e.sess.Driver()
 	if d == nil {
 		return web.Result{}, session.ErrNoSession
 	}
-	var ls []lessons.ScriptLine
+	var ls []model.ScriptLine
 	if err := decodeLimited(checks, &ls); err != nil {
 		return web.Result{}, fmt.Errorf("lesson check: %v", err)
 	}
@@ -51,23 +33,23 @@ func (e *Engine) LessonCheck(checks, lastErr string) (web.Result, error) {
 }
 
 // LessonJudge evaluates every choice of a predict step (JSON
-// lessons.Step) on the cluster now.
+// model.Step) on the cluster now.
 func (e *Engine) LessonJudge(step, lastErr string) (web.Judgement, error) {
 	d := e.sess.Driver()
 	if d == nil {
 		return web.Judgement{}, session.ErrNoSession
 	}
-	var st lessons.Step
+	var st model.Step
 	if err := decodeLimited(step, &st); err != nil {
 		return web.Judgement{}, fmt.Errorf("lesson judge: %v", err)
 	}
 	return web.Judge(d.Cluster(), lastErr, &st)
 }
 
-// LessonRefs turns highlight targets (JSON []lessons.Target) into the
+// LessonRefs turns highlight targets (JSON []model.Target) into the
 // scene references the canvas lights, resolving records by value.
 func (e *Engine) LessonRefs(targets string) ([]scene.Ref, error) {
-	var ts []lessons.Target
+	var ts []model.Target
 	if err := decodeLimited(targets, &ts); err != nil {
 		return nil, fmt.Errorf("lesson refs: %v", err)
 	}
@@ -82,10 +64,10 @@ func (e *Engine) LessonRefs(targets string) ([]scene.Ref, error) {
 }
 
 // LessonReplay is the script that rebuilds a lesson's cluster as it is
-// just before step `at` (JSON lessons.Lesson): Back loads it and plays it
+// just before step `at` (JSON model.Lesson): Back loads it and plays it
 // to its end.
 func (e *Engine) LessonReplay(lesson string, at int) (string, error) {
-	var l lessons.Lesson
+	var l model.Lesson
 	if err := decodeLimited(lesson, &l); err != nil {
 		return "", fmt.Errorf("lesson replay: %v", err)
 	}
@@ -106,7 +88,7 @@ func (e *Engine) Busy() bool {
 
 // decodeLimited decodes JSON from the page, refusing oversized input.
 func decodeLimited(s string, v any) error {
-	if len(s) > 2*lessons.MaxLessonBytes {
+	if len(s) > 2*model.MaxLessonBytes {
 		return fmt.Errorf("input too large (%d bytes)", len(s))
 	}
 	return json.Unmarshal([]byte(s), v)

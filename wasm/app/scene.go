@@ -48,6 +48,37 @@ func (e *Engine) SceneJSON(opts string) (json.RawMessage, error) {
 	return json.RawMessage(b), err
 }
 
+// SetSceneOptions sets what the canvas draws (the page calls it through
+// the engine's "view" when the learner changes the view, hides a message
+// class, selects or a lesson lights something); CurrentScene uses them.
+func (e *Engine) SetSceneOptions(o SceneOptions) {
+	e.sceneOpts = o
+	e.optsVer++
+}
+
+// SetSceneOptionsJSON is SetSceneOptions with the options as JSON ("" for
+// the defaults); bad JSON is an error and keeps the options.
+func (e *Engine) SetSceneOptionsJSON(opts string) error {
+	var o SceneOptions
+	if opts != "" {
+		if len(opts) > scene.MaxBytes {
+			return fmt.Errorf("view: options of %d bytes", len(opts))
+		}
+		if err := json.Unmarshal([]byte(opts), &o); err != nil {
+			return fmt.Errorf("view: bad options: %v", err)
+		}
+	}
+	e.SetSceneOptions(o)
+	return nil
+}
+
+// SceneVersion changes whenever the scene CurrentScene builds would: the
+// engine changed or the options did. The canvas rebuilds only then.
+func (e *Engine) SceneVersion() uint64 { return e.version + e.optsVer }
+
+// CurrentScene builds the scene of now with the options last set.
+func (e *Engine) CurrentScene() (*scene.Scene, error) { return e.Scene(e.sceneOpts) }
+
 // Scene builds the canvas's picture of now.
 func (e *Engine) Scene(o SceneOptions) (*scene.Scene, error) {
 	d := e.sess.Driver()

@@ -8,17 +8,28 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"github.com/kafkasim/kafkasim/wasm/app"
 	"github.com/kafkasim/kafkasim/wasm/layout"
 	"github.com/kafkasim/kafkasim/wasm/scene"
 )
 
-// game is the ebiten.Game. The state it draws is the newest scene; the
-// little it keeps of its own is the wall time that scene arrived (to run
-// the clock between scenes), the layout cache and the element under the
-// pointer (so hover is posted only when it changes).
+// game is the ebiten.Game. The state it draws is the newest scene, which
+// it reads from the engine in-process whenever the engine's scene version
+// moved (or, once one was posted, the newest posted scene); the little it
+// keeps of its own is the wall time that scene arrived (to run the clock
+// between scenes), the layout cache and the element under the pointer (so
+// hover is posted only when it changes). Update and Draw never change the
+// engine.
 type game struct {
-	g  *gfx
-	br *bridge
+	g   *gfx
+	br  *bridge
+	eng *app.Engine
+
+	// posted: a scene came by postMessage (the harness): draw posted
+	// scenes from then on, not the engine's.
+	posted bool
+	seen   uint64 // the engine's scene version drawn
+	failed string // the last scene error posted (posted once)
 
 	s      *scene.Scene
 	recvAt time.Time
@@ -35,13 +46,40 @@ type game struct {
 	tick      *scene.Inbound // a tick that came after pending
 	drewSince bool
 
+	firstSent      bool
 	frames, scenes int64
-	decodeTotal    time.Duration
+	decodeTotal    time.Duration // decoding posted scenes, or building the engine's
 	drawn          int
 }
 
-func newGame(br *bridge) *game {
-	return &game{g: newGfx(), br: br}
+func newGame(br *bridge, eng *app.Engine) *game {
+	return &game{g: newGfx(), br: br, eng: eng}
+}
+
+// pull takes the engine's scene when its version moved since the one
+// drawn. Nothing loaded yet is no error; a scene that fails its own
+// validation is reported once and the last good one stays.
+func (gm *game) pull() {
+	if gm.eng == nil || !gm.eng.Session().Loaded() {
+		return
+	}
+	v := gm.eng.SceneVersion()
+	if gm.s != nil && v == gm.seen {
+		return
+	}
+	t0 := time.Now()
+	s, err := gm.eng.CurrentScene()
+	gm.decodeTotal += time.Since(t0)
+	gm.seen = v
+	if err != nil {
+		if err.Error() != gm.failed {
+			gm.failed = err.Error()
+			gm.br.post(scene.Error{Type: scene.MsgError, Error: err.Error()})
+		}
+		return
+	}
+	gm.s, gm.recvAt, gm.lay = s, time.Now(), nil
+	gm.scenes++
 }
 
 // Update takes what the engine posted, keeps the newest scene, answers
@@ -56,7 +94,7 @@ func (gm *game) Update() error {
 		}
 		switch in.Type {
 		case scene.MsgScene:
-			gm.pending, gm.tick = in.Scene, nil
+			gm.pending, gm.tick, gm.posted = in.Scene, nil, true
 		case scene.MsgTick:
 			switch {
 			case gm.pending != nil: // for the scene still to decode
@@ -84,6 +122,9 @@ func (gm *game) Update() error {
 			}
 		}
 		gm.tick = nil
+	}
+	if !gm.posted {
+		gm.pull()
 	}
 	l := gm.layout()
 	for _, q := range queries {
@@ -159,15 +200,16 @@ func (gm *game) pointer(l *layout.Layout) {
 func (gm *game) Draw(screen *ebiten.Image) {
 	gm.frames++
 	gm.drewSince = true
-	if gm.frames == 1 {
-		gm.br.firstFrame(gm.frames)
-	}
 	gm.br.countFrame()
 	l := gm.layout()
 	if l == nil {
 		screen.Fill(cBG)
 		gm.g.text(screen, "kafkasim canvas: waiting for a scene", 12, 12, cFaint)
 		return
+	}
+	if !gm.firstSent { // the first frame that shows a cluster
+		gm.firstSent = true
+		gm.br.firstFrame(gm.frames)
 	}
 	d := drawer{g: gm.g, dst: screen, l: l, s: gm.s, now: gm.now(), rate: gm.s.Rate}
 	if gm.hovered {

@@ -1,11 +1,16 @@
 //go:build js && wasm
 
-// Command canvas is the Ebiten canvas of the kafkasim page: it runs in
-// an iframe (canvas.html at the repository root), receives scenes from
-// the engine by postMessage (relayed by canvas.html as JSON text), draws
-// them, and posts back clicks, hovers and answers to queries (the
-// protocol is in wasm/scene/proto.go). It simulates nothing.
-// Without an engine, internal/canvasdev's harness posts sample scenes.
+// Command canvas is the kafkasim page's one WebAssembly binary: the
+// engine (wasm/engine: the real core behind wasm/app, exposed as
+// __kafkasimEngine) and the Ebiten canvas that draws it, together in the
+// canvas iframe (canvas.html at the repository root). The page shell calls
+// the engine synchronously through the same-origin iframe.contentWindow;
+// the canvas reads the engine's scene in-process on each update (no JSON),
+// and posts clicks, hovers and answers to queries to the shell (the
+// protocol is in wasm/scene/proto.go). A scene posted to the iframe (as
+// internal/canvasdev's harness does with sample scenes) is drawn instead
+// of the engine's from then on. canvas.html?draw=0 runs the engine alone
+// (no WebGL: the page's ?canvas=0).
 package main
 
 import (
@@ -14,6 +19,8 @@ import (
 	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/kafkasim/kafkasim/wasm/engine"
 )
 
 // maxInbox bounds the messages waiting for the next Update; past it the
@@ -87,7 +94,12 @@ func main() {
 			br.receive(js.Undefined(), []js.Value{early.Index(i)})
 		}
 	}
-	gm := newGame(br)
+	eng := engine.Start()
+	if d := host.Get("draw"); d.Type() == js.TypeBoolean && !d.Bool() {
+		br.post(map[string]string{"type": "ready"})
+		select {}
+	}
+	gm := newGame(br, eng)
 	ebiten.SetWindowTitle("kafkasim")
 	ebiten.SetRunnableOnUnfocused(true)
 	br.post(map[string]string{"type": "ready"})

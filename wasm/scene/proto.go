@@ -8,7 +8,10 @@ import (
 
 // The page and the canvas iframe talk by window.postMessage. Every
 // message is one JSON object with a "type"; canvas.html relays them to and
-// from the canvas wasm as JSON text.
+// from the canvas wasm as JSON text. The page's own scenes do not travel
+// this way (the engine is in the canvas's binary and the canvas reads its
+// scene in-process); a "scene" message is how the development harness
+// shows sample scenes, and once one arrives the canvas draws posted scenes.
 //
 // Engine (parent page) -> canvas:
 //
@@ -87,8 +90,8 @@ type Stats struct {
 	Frames   int64   `json:"frames"`   // frames drawn so far
 	FPS      float64 `json:"fps"`      // ebiten.ActualFPS
 	TPS      float64 `json:"tps"`      // ebiten.ActualTPS
-	Scenes   int64   `json:"scenes"`   // scenes received
-	DecodeMs float64 `json:"decodeMs"` // mean wall ms to decode a scene
+	Scenes   int64   `json:"scenes"`   // scenes taken (posted, or read from the engine)
+	DecodeMs float64 `json:"decodeMs"` // mean wall ms to decode a posted scene or build the engine's
 	Drawn    int     `json:"drawn"`    // message sprites drawn in the last frame
 }
 

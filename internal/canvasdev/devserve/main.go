@@ -28,7 +28,7 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	if err := canvasdev.Build(context.Background(), root, dir, "canvas", "empty"); err != nil {
+	if err := canvasdev.Build(context.Background(), root, dir, "kafkasim", "empty"); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("canvas harness on http://%s/harness.html\n", *addr)

@@ -1,12 +1,17 @@
 //go:build js && wasm
 
-// Command engine is the page's WebAssembly engine: the real kafkasim core
-// (core, core/scenario, core/check) behind wasm/app, exposed to the page
-// as globalThis.__kafkasimEngine, an object of functions that take plain
-// values and return JSON text. assets/app.js wraps it as window.kafkasim
-// (docs/page-api.md). No ebiten here: the canvas is another binary in an
-// iframe, fed the scenes this engine builds.
-package main
+// Package engine is the page's engine API in WebAssembly: the real
+// kafkasim core (core, core/scenario, core/check) behind wasm/app,
+// exposed as globalThis.__kafkasimEngine, an object of functions that
+// take plain values and return JSON text. It runs inside the canvas
+// binary (wasm/canvas), in the canvas iframe; the page shell reaches it
+// synchronously through the same-origin iframe.contentWindow, and
+// assets/api.js wraps it as window.kafkasim (docs/page-api.md). The
+// canvas reads the engine's scene in-process, with no JSON in between.
+//
+// Every function the page can call is in Handlers (this file) or added
+// with Register before Start: this is the one place to hook into.
+package engine
 
 import (
 	"encoding/json"
@@ -16,31 +21,41 @@ import (
 	"github.com/kafkasim/kafkasim/wasm/app"
 )
 
-func main() {
+// Handler is one engine function: its arguments as the page passed
+// them; its value is encoded as {"ok": value} and its error as
+// {"error": {"msg": ...}} (an *app.ErrorInfo value as that error).
+type Handler func(args []js.Value) (any, error)
+
+var extra = map[string]func(*app.Engine) Handler{}
+
+// Register adds a function to the engine's API (call it before Start,
+// e.g. from an init function): mk is given the page's engine. A name
+// already in Handlers is refused with a panic at start-up, so no one
+// replaces another's function by accident.
+func Register(name string, mk func(*app.Engine) Handler) { extra[name] = mk }
+
+// Start makes the page's engine, exposes its API as
+// globalThis.__kafkasimEngine and calls globalThis.__kafkasimEngineReady
+// when that is a function. It returns the engine for in-process readers
+// (the canvas).
+func Start() *app.Engine {
 	e := app.New()
 	api := js.Global().Get("Object").New()
-	for name, fn := range handlers(e) {
+	hs := Handlers(e)
+	for name, mk := range extra {
+		if _, dup := hs[name]; dup {
+			panic("engine.Register: " + name + " is already an engine function")
+		}
+		hs[name] = mk(e)
+	}
+	for name, fn := range hs {
 		api.Set(name, js.FuncOf(wrap(name, fn)))
 	}
-	// sceneText returns the scene envelope as JSON text, ready to post to
-	// the canvas without another encode ("" when there is nothing to draw).
-	api.Set("sceneText", js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
-		defer func() {
-			if r := recover(); r != nil {
-				out = ""
-			}
-		}()
-		raw, err := e.SceneJSON(str(args, 0))
-		if err != nil {
-			return ""
-		}
-		return string(raw)
-	}))
 	js.Global().Set("__kafkasimEngine", api)
 	if ready := js.Global().Get("__kafkasimEngineReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
 	}
-	select {}
+	return e
 }
 
 // result is what every call returns, as JSON: the value, or an error.
@@ -50,11 +65,9 @@ type result struct {
 	Now   *int64 `json:"now,omitempty"`
 }
 
-type handler func(args []js.Value) (any, error)
-
 // wrap turns a handler into a JS function returning JSON text; a panic
 // becomes an error answer rather than killing the engine.
-func wrap(name string, h handler) func(js.Value, []js.Value) any {
+func wrap(name string, h Handler) func(js.Value, []js.Value) any {
 	return func(_ js.Value, args []js.Value) (out any) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -86,14 +99,6 @@ func wrap(name string, h handler) func(js.Value, []js.Value) any {
 	}
 }
 
-// lessonOrError answers a parsed lesson, or its error with the line.
-func lessonOrError(l any, ei *app.ErrorInfo) (any, error) {
-	if ei != nil {
-		return ei, nil
-	}
-	return l, nil
-}
-
 func str(args []js.Value, i int) string {
 	if i < len(args) && args[i].Type() == js.TypeString {
 		return args[i].String()
@@ -108,8 +113,10 @@ func num(args []js.Value, i int, def float64) float64 {
 	return def
 }
 
-func handlers(e *app.Engine) map[string]handler {
-	return map[string]handler{
+// Handlers are the engine's functions (docs/page-api.md says what each
+// does through window.kafkasim).
+func Handlers(e *app.Engine) map[string]Handler {
+	return map[string]Handler{
 		"load":    func(a []js.Value) (any, error) { return e.Load(str(a, 0)), nil },
 		"command": func(a []js.Value) (any, error) { return e.Command(str(a, 0)), nil },
 		"tick": func(a []js.Value) (any, error) {
@@ -160,13 +167,11 @@ func handlers(e *app.Engine) map[string]handler {
 		"scene": func(a []js.Value) (any, error) {
 			return e.SceneJSON(str(a, 0))
 		},
-		// the lesson pane (wasm/app/lessons.go)
-		"lessonIndex": func(a []js.Value) (any, error) { return e.LessonIndex(str(a, 0)) },
-		"lesson":      func(a []js.Value) (any, error) { return e.Lesson(str(a, 0), str(a, 1)) },
-		"lessonParse": func(a []js.Value) (any, error) {
-			l, ei := e.LessonParse(str(a, 0), str(a, 1))
-			return lessonOrError(l, ei)
-		},
+		// view sets what the canvas draws (app.SceneOptions as JSON); the
+		// canvas reads the scene in-process on its next frame.
+		"view": func(a []js.Value) (any, error) { return nil, e.SetSceneOptionsJSON(str(a, 0)) },
+		// the lesson pane (wasm/app/lessons.go); bundled lessons are
+		// static JSON and a teacher's file is parsed by wasm/lessonparse
 		"lessonCheck":  func(a []js.Value) (any, error) { return e.LessonCheck(str(a, 0), str(a, 1)) },
 		"lessonJudge":  func(a []js.Value) (any, error) { return e.LessonJudge(str(a, 0), str(a, 1)) },
 		"lessonRefs":   func(a []js.Value) (any, error) { return e.LessonRefs(str(a, 0)) },
