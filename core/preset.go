@@ -71,6 +71,12 @@ type preset struct {
 	// for; the simulator keeps the older rule, sequence 0, see
 	// Replica.checkSequence.)
 	kip360 bool
+	// batchExpiry: how a batch waiting in the accumulator expires
+	// (TimeoutException): "none" (0.8.2: never, KAFKA-1788), "request"
+	// (0.9-2.0: request.timeout.ms after it was ready or last retried,
+	// RecordAccumulator.expiredBatches/ProducerBatch.maybeExpire@0.11.0),
+	// "delivery" (2.1+: delivery.timeout.ms after creation, KIP-91).
+	batchExpiry string
 	// partitioner: keyless default: "roundrobin" (<=2.3), "sticky" (2.4-3.2, KIP-480), "uniform" (3.3+, KIP-794).
 	partitioner string
 	defaults    map[string]string
@@ -79,7 +85,7 @@ type preset struct {
 var presets = map[string]*preset{
 	"0.8": {
 		name: "0.8", zk: true, defaultMeta: "zk", lagMessages: true, slowISRCheck: true, offsetsInZK: true,
-		partitioner: "roundrobin",
+		partitioner: "roundrobin", batchExpiry: "none",
 		defaults: map[string]string{
 			"replica.lag.time.max.ms":          "10000",
 			"replica.lag.max.messages":         "4000",
@@ -96,7 +102,7 @@ var presets = map[string]*preset{
 	},
 	"0.11": {
 		name: "0.11", zk: true, defaultMeta: "zk", leaderEpochs: true, idempotence: true,
-		maxInFlightIdem: 1, partitioner: "roundrobin",
+		maxInFlightIdem: 1, partitioner: "roundrobin", batchExpiry: "request",
 		defaults: map[string]string{
 			"replica.lag.time.max.ms":        "10000",
 			"unclean.leader.election.enable": "false",
@@ -111,7 +117,7 @@ var presets = map[string]*preset{
 	"2.8": {
 		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip360: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
-		partitioner: "sticky",
+		partitioner: "sticky", batchExpiry: "delivery",
 		defaults: map[string]string{
 			"acks":               "1",
 			"enable.idempotence": "false",
@@ -122,14 +128,14 @@ var presets = map[string]*preset{
 		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true,
 		kip360: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
-		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform",
+		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true,
 		kip360: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
-		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform",
+		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{"linger.ms": "5"},
 	},
 }

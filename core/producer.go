@@ -47,6 +47,7 @@ type Producer struct {
 	reqSeq  int
 	parts   map[string]*partitionerState // by topic
 	pending int                          // records sent but not acked or failed
+	wake    int64                        // when the Sender is next woken to expire batches; 0: none
 }
 
 // preq is a Produce request in flight.
@@ -102,6 +103,11 @@ func (c *Cluster) producerConf(s settings, explicit map[string]string) (producer
 	if pc.partitioner == "default" {
 		pc.partitioner = c.preset.partitioner
 	}
+	if c.preset.batchExpiry != "delivery" {
+		// Before 2.1 there is no delivery.timeout.ms: the producer ignores
+		// it as an unknown config (batches expire by batchExpiry's rule).
+		pc.deliveryMs = 0
+	}
 	if err := c.configureDeliveryTimeout(&pc, explicit); err != nil {
 		return pc, err
 	}
@@ -140,7 +146,7 @@ func (c *Cluster) producerConf(s settings, explicit map[string]string) (producer
 // the default is raised to that sum. Before 2.1 there is no delivery
 // timeout (the presets set it to 0).
 func (c *Cluster) configureDeliveryTimeout(pc *producerConf, explicit map[string]string) error {
-	if c.preset.defaults["delivery.timeout.ms"] == "0" {
+	if c.preset.batchExpiry != "delivery" {
 		return nil
 	}
 	floor := min(pc.lingerMs+pc.requestTimeout, math.MaxInt32)

@@ -31,18 +31,23 @@ type pqueue struct {
 
 // pbatch is a producer batch (ProducerBatch).
 type pbatch struct {
-	q        *pqueue
-	order    uint64 // creation order in its queue
-	recs     []log.Record
-	ids      []int // history ids of recs; nil while they are all -1 (history off)
-	bytes    int
-	created  int64
-	attempts int
-	retryAt  int64
-	seq      int32 // -1 until first sent (idempotent)
-	epoch    int16
-	inflight bool
-	closed   bool // no more appends (sent once, or full)
+	q       *pqueue
+	order   uint64 // creation order in its queue
+	recs    []log.Record
+	ids     []int // history ids of recs; nil while they are all -1 (history off)
+	bytes   int
+	created int64
+	// lastAppend and lastAttempt are ProducerBatch's lastAppendTime and
+	// lastAttemptMs: the batch's last record, and its last re-enqueue
+	// (both also moved by a re-enqueue), for the pre-2.1 expiry.
+	lastAppend  int64
+	lastAttempt int64
+	attempts    int
+	retryAt     int64
+	seq         int32 // -1 until first sent (idempotent)
+	epoch       int16
+	inflight    bool
+	closed      bool // no more appends (sent once, or full)
 }
 
 // numbered: some batch has its sequence (in flight or waiting for a retry).
@@ -106,6 +111,7 @@ func (p *Producer) accumulate(part *Partition, pr *precord, more int) {
 		b.ids = append(b.ids, pr.id)
 	}
 	b.bytes += size
+	b.lastAppend = p.c.now
 }
 
 // onMetadata places records that were waiting for their topic, then drains.

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 )
@@ -138,7 +137,13 @@ func (p *Producer) sendRequest(id int, batches []*pbatch) {
 	if p.conf.acks == 0 {
 		// acks=0: the send completes as soon as the request is written;
 		// the offset is unknown (-1).
-		c.net.send(p.node, br.node, "Produce", func() { br.handleProduce(req, nil) }, nil)
+		// A write the dead broker's host refuses (the producer had not yet
+		// seen its connection reset) closes the connection too.
+		c.net.send(p.node, br.node, "Produce", func() { br.handleProduce(req, nil) }, func() {
+			if s := p.conns.get(id); !s.down {
+				p.disconnect(id, []int{}, "NETWORK_EXCEPTION", "connection refused")
+			}
+		})
 		for _, b := range batches {
 			p.complete(b, -1)
 		}
@@ -220,13 +225,30 @@ func (p *Producer) inflightTo(id int) []int {
 }
 
 // brokerReset: broker id's process died and the OS reset its connections;
-// the producer hears of it one network hop later.
+// the producer hears of it one network hop later, whether or not a request
+// is in flight: NetworkClient sees the socket close, marks the node
+// disconnected (failing what was in flight with NETWORK_EXCEPTION) and
+// asks for metadata, and the Sender then skips the node until a reconnect
+// succeeds (Sender.sendProducerData: !client.ready(node) removes it from
+// the ready nodes). So an acks=0 record is not written into a dead
+// connection: it waits in the accumulator for a leader the producer can
+// reach, or expires. Only a connection the producer has (it has sent to
+// that broker, see conns.ready) is reset.
 func (p *Producer) brokerReset(id int) {
 	ids := p.inflightTo(id)
-	if len(ids) == 0 {
+	s, open := p.conns.state[id]
+	if len(ids) == 0 && (!open || s.down) {
 		return
 	}
-	p.c.after(p.c.bc.latency, func() { p.disconnect(id, ids, "NETWORK_EXCEPTION", "connection reset") })
+	if ids == nil {
+		ids = []int{}
+	}
+	p.c.after(p.c.bc.latency, func() {
+		if len(ids) == 0 && s.down {
+			return // a refused send found out first
+		}
+		p.disconnect(id, ids, "NETWORK_EXCEPTION", "connection reset")
+	})
 }
 
 // complete acks a batch at base offset (or -1).
@@ -301,6 +323,7 @@ func (p *Producer) failBatch(b *pbatch, err string) {
 			b.q.bump = true
 		}
 		b.attempts++
+		b.lastAttempt, b.lastAppend = max(b.lastAppend, c.now), max(b.lastAppend, c.now) // ProducerBatch.reenqueued
 		b.retryAt = c.now + p.conf.backoff
 		p.requeue(b)
 		c.after(p.conf.backoff, p.drain)
@@ -326,20 +349,4 @@ func (p *Producer) requeue(b *pbatch) {
 	q.batches = append(q.batches, nil)
 	copy(q.batches[at+1:], q.batches[at:])
 	q.batches[at] = b
-}
-
-// expire fails queued batches older than delivery.timeout.ms.
-func (p *Producer) expire() {
-	if p.conf.deliveryMs <= 0 {
-		return
-	}
-	for _, q := range p.qorder {
-		for _, b := range append([]*pbatch(nil), q.batches...) {
-			if !b.inflight && len(b.recs) > 0 && p.c.now >= b.created+p.conf.deliveryMs {
-				p.c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: q.p.Name, Records: b.recs, Error: "TIMEOUT", Fate: FateFailed,
-					Detail: fmt.Sprintf("Expiring %d record(s) for %s: %d ms has passed since batch creation", len(b.recs), q.p.Name, p.c.now-b.created)})
-				p.fail(b, "TIMEOUT")
-			}
-		}
-	}
 }

@@ -1,0 +1,99 @@
+package core
+
+import "fmt"
+
+// expire fails the batches that waited in the accumulator too long, by the
+// version's rule (preset.batchExpiry), with the Java client's
+// TimeoutException message, and sets a timer for the next batch due (the
+// Sender's poll wakes for it, RecordAccumulator.nextExpiryTimeMs, 2.1+).
+// Batches in flight are not expired here: their request times out.
+//
+// Each partition's batches not in flight are looked at in queue order and
+// the first one that has not expired stops the look (expiredBatches "stop
+// at the first batch that has not expired"). A batch's error carries the
+// name TIMEOUT (the client's own TimeoutException; Kafka's Errors enum
+// has no code for an expiry) and Kafka's message as its detail.
+func (p *Producer) expire() {
+	rule := p.c.preset.batchExpiry
+	if rule == "none" || rule == "delivery" && p.conf.deliveryMs <= 0 {
+		return // 0.8.2: a batch waits for a leader forever (KAFKA-1788)
+	}
+	next := int64(-1)
+	for _, q := range p.qorder {
+		if rule == "request" && p.conf.maxInFlight == 1 && q.inflt > 0 {
+			// 0.10+: a muted partition (max.in.flight=1 and a batch in
+			// flight) is skipped, so that a later batch does not expire
+			// while an earlier one is still being sent (KAFKA-3388).
+			continue
+		}
+		for _, b := range append([]*pbatch(nil), q.batches...) {
+			if b.inflight || len(b.recs) == 0 {
+				continue
+			}
+			due, why := p.expiry(q, b, rule)
+			if p.c.now < due {
+				if next < 0 || due < next {
+					next = due
+				}
+				break
+			}
+			p.c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: q.p.Name, Records: b.recs, Error: "TIMEOUT", Attempt: b.attempts, Fate: FateFailed, Detail: why})
+			p.fail(b, "TIMEOUT")
+		}
+	}
+	p.wakeAt(next)
+}
+
+// expiry returns when batch b of q expires and, if that is now or past,
+// the TimeoutException message Kafka gives.
+//
+// 2.1+ (KIP-91, ProducerBatch.hasReachedDeliveryTimeout): delivery.timeout.ms
+// after the batch was created ("Expiring N record(s) for t-0:X ms has
+// passed since batch creation", Sender.sendProducerData@2.1..4.0).
+//
+// 0.9-2.0 (ProducerBatch.maybeExpire@0.11.0; RecordBatch.maybeExpire
+// 0.10.x): a batch not being retried expires request.timeout.ms after its
+// last append if it is full (or not the last of its queue), and in any case
+// request.timeout.ms after its creation plus linger.ms; a batch being
+// retried expires request.timeout.ms after its last attempt plus
+// retry.backoff.ms. Every comparison is strict (timeout < waited). The
+// leader need not be unknown: KAFKA-2805 (0.9.0.0) dropped that condition,
+// though the method's comment still speaks of "metadata not available".
+func (p *Producer) expiry(q *pqueue, b *pbatch, rule string) (int64, string) {
+	now := p.c.now
+	head := fmt.Sprintf("Expiring %d record(s) for %s", len(b.recs), q.p.Name)
+	if rule == "delivery" {
+		due := b.created + p.conf.deliveryMs
+		return due, fmt.Sprintf("%s:%d ms has passed since batch creation", head, now-b.created)
+	}
+	t := p.conf.requestTimeout
+	if b.attempts > 0 {
+		// reenqueued: lastAttemptMs = max(lastAppendTime, now)
+		due := b.lastAttempt + p.conf.backoff + t + 1
+		return due, fmt.Sprintf("%s: %d ms has passed since last attempt plus backoff time", head, now-b.lastAttempt-p.conf.backoff)
+	}
+	full := b != q.last() || b.closed || b.bytes >= p.conf.batchSize
+	due, byAppend := b.created+p.conf.lingerMs+t+1, b.lastAppend+t+1
+	if full {
+		due = min(due, byAppend)
+	}
+	if full && now >= byAppend { // maybeExpire tests this first
+		return due, fmt.Sprintf("%s: %d ms has passed since last append", head, now-b.lastAppend)
+	}
+	return due, fmt.Sprintf("%s: %d ms has passed since batch creation plus linger time", head, now-b.created-p.conf.lingerMs)
+}
+
+// wakeAt makes the Sender run at virtual time at (if >= 0), unless a wake-up
+// no later than that is already due.
+func (p *Producer) wakeAt(at int64) {
+	if at < 0 || p.wake > p.c.now && p.wake <= at {
+		return
+	}
+	p.wake = at
+	p.c.after(at-p.c.now, func() {
+		if p.wake == at {
+			p.wake = 0
+			p.drain()
+		}
+	})
+}
