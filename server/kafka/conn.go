@@ -164,22 +164,24 @@ func hostName(clientID string) string {
 // decode checks the API and version and runs the handler.
 func (c *conn) decode(h header, body []byte) (*plan, error) {
 	a := apis[h.key]
-	if a == nil {
+	vr, known := c.s.versionsNow()[h.key]
+	if a == nil || !known {
 		// Kafka cannot even parse the header of an unknown API
 		// (InvalidRequestException in RequestHeader.parse): it closes
-		// the connection.
+		// the connection. So does an API the preset's release did not
+		// have yet.
 		return nil, fmt.Errorf("unknown API key %d", h.key)
 	}
 	req := kmsg.RequestForKey(h.key)
 	cx := &reqCtx{s: c.s, c: c, broker: c.broker, h: h}
-	if h.version < a.min || h.version > a.max || h.version > req.MaxVersion() {
+	if h.version < vr.min || h.version > vr.max || h.version > req.MaxVersion() {
 		if h.key == 18 {
 			// ApiVersions with a version we do not know: a v0 response
 			// with UNSUPPORTED_VERSION and our ranges, so the client can
 			// retry with one we support (KIP-511).
-			return local(cx, func() kmsg.Response { return apiVersionsResponse(0, 35) }), nil
+			return local(cx, func() kmsg.Response { return apiVersionsResponse(c.s.versionsNow(), 0, 35) }), nil
 		}
-		return nil, fmt.Errorf("%s v%d not supported (supported: v%d-v%d)", kmsg.NameForKey(h.key), h.version, a.min, a.max)
+		return nil, fmt.Errorf("%s v%d not supported (supported: v%d-v%d)", kmsg.NameForKey(h.key), h.version, vr.min, vr.max)
 	}
 	req.SetVersion(h.version)
 	var err error
@@ -191,7 +193,7 @@ func (c *conn) decode(h header, body []byte) (*plan, error) {
 	if err := req.ReadFrom(body); err != nil {
 		if h.key == 18 && h.version >= 3 {
 			// INVALID_REQUEST: librdkafka and others fall back to v0.
-			return local(cx, func() kmsg.Response { return apiVersionsResponse(h.version, 42) }), nil
+			return local(cx, func() kmsg.Response { return apiVersionsResponse(c.s.versionsNow(), h.version, 42) }), nil
 		}
 		return nil, fmt.Errorf("%s v%d: malformed body: %v", kmsg.NameForKey(h.key), h.version, err)
 	}

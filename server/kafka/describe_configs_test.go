@@ -44,12 +44,12 @@ func configsByName(r kmsg.DescribeConfigsResponseResource) map[string]kmsg.Descr
 // TestDescribeConfigs: a topic's override is DYNAMIC_TOPIC_CONFIG with
 // the broker default as a synonym, what `set` changed is
 // STATIC_BROKER_CONFIG, the rest is the preset's DEFAULT_CONFIG (0.11's
-// replica.lag.time.max.ms is 10000, not 30000); broker-wide keys are
+// replica.lag.time.max.ms is 10000, 2.8's 30000); broker-wide keys are
 // read-only, topic defaults are not; v0 says IsDefault; a named subset,
 // an unknown topic, another broker's id and a bad name get Kafka's
 // answers.
 func TestDescribeConfigs(t *testing.T) {
-	b := newWallBackend(t, core.Options{Brokers: 3, Seed: 1, Version: "0.11", Metadata: "zk"},
+	b := newWallBackend(t, core.Options{Brokers: 3, Seed: 1, Version: "2.8", Metadata: "zk"},
 		core.Set{Configs: map[string]string{"min.insync.replicas": "2"}},
 		core.CreateTopic{Topic: "orders", Partitions: 1, RF: 3, Configs: map[string]string{"retention.ms": "60000"}})
 	_, addr := startServer(t, b, 3)
@@ -82,7 +82,7 @@ func TestDescribeConfigs(t *testing.T) {
 	if _, ok := topic["log.retention.ms"]; ok {
 		t.Error("topic configs carry broker names")
 	}
-	if l := broker["replica.lag.time.max.ms"]; *l.Value != "10000" || l.Source != kmsg.ConfigSourceDefaultConfig || !l.ReadOnly {
+	if l := broker["replica.lag.time.max.ms"]; *l.Value != "30000" || l.Source != kmsg.ConfigSourceDefaultConfig || !l.ReadOnly {
 		t.Errorf("broker replica.lag.time.max.ms: %+v", l)
 	}
 	if l := broker["log.retention.ms"]; *l.Value != "604800000" || l.ReadOnly {
@@ -121,5 +121,19 @@ func TestDescribeConfigs(t *testing.T) {
 	}
 	if codes["missing"] != 3 || codes["bad/name"] != 17 || codes["seven"] != 42 {
 		t.Errorf("error codes %v, want missing 3, bad/name 17, seven 42", codes)
+	}
+
+	// A 0.11 cluster: DescribeConfigs v0 only (kgo negotiates it), and
+	// 0.11's own default.
+	old := newWallBackend(t, core.Options{Brokers: 1, Seed: 1, Version: "0.11", Metadata: "zk"})
+	_, oldAddr := startServer(t, old, 1)
+	clOld, err := kgo.NewClient(kgo.SeedBrokers(oldAddr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer clOld.Close()
+	rs = describeConfigs(t, clOld, 4, false, resource(kmsg.ConfigResourceTypeBroker, "1", "replica.lag.time.max.ms"))
+	if len(rs) != 1 || len(rs[0].Configs) != 1 || *rs[0].Configs[0].Value != "10000" || !rs[0].Configs[0].IsDefault {
+		t.Errorf("0.11 broker: %+v", rs)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kafkasim/kafkasim/core"
@@ -47,6 +48,9 @@ type Server struct {
 	backend Backend
 	stop    func()
 	clock   brokerClock
+	// versions is the preset's version table (versions.go), replaced
+	// with the cluster.
+	versions atomic.Pointer[versionTable]
 
 	mu        sync.Mutex
 	listeners map[int]net.Listener
@@ -95,7 +99,7 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	s.stop = stop
 	var n int
-	if err := s.backend.Do(ctx, func(c *core.Cluster) { n = len(c.Snapshot().Brokers); s.clock.reset(c) }); err != nil {
+	if err := s.backend.Do(ctx, func(c *core.Cluster) { n = len(c.Snapshot().Brokers); s.clock.reset(c); s.setVersions(c) }); err != nil {
 		return err
 	}
 	return s.listenAll(n)
@@ -122,6 +126,7 @@ func (s *Server) listenAll(n int) error {
 func (s *Server) watch(c *core.Cluster, events []core.Event, reset bool) {
 	if reset {
 		s.clock.reset(c)
+		s.setVersions(c)
 		s.mu.Lock()
 		var cs []*conn
 		for cn := range s.conns {

@@ -1,0 +1,101 @@
+package kafka
+
+import (
+	"encoding/binary"
+	"io"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/kafkasim/kafkasim/core"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// apiVersionsOver sends ApiVersions at version (v3+ with a flexible
+// request header and KIP-511 names) and decodes the v0-compatible answer.
+func apiVersionsOver(t *testing.T, addr string, version int16) *kmsg.ApiVersionsResponse {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	req := kmsg.NewPtrApiVersionsRequest()
+	req.Version, req.ClientSoftwareName, req.ClientSoftwareVersion = version, "test", "1"
+	body := req.AppendTo(nil)
+	if version >= 3 {
+		body = append([]byte{0}, body...) // the header's empty tag section
+	}
+	c.Write(frame(18, version, 9, body))
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var sz [4]byte
+	if _, err := io.ReadFull(c, sz[:]); err != nil {
+		t.Fatalf("ApiVersions v%d: %v", version, err)
+	}
+	buf := make([]byte, binary.BigEndian.Uint32(sz[:]))
+	if _, err := io.ReadFull(c, buf); err != nil {
+		t.Fatal(err)
+	}
+	resp := kmsg.NewPtrApiVersionsResponse()
+	resp.Version = version
+	if binary.BigEndian.Uint16(buf[4:]) == 35 {
+		resp.Version = 0 // UNSUPPORTED_VERSION comes as v0
+	}
+	if err := resp.ReadFrom(buf[4:]); err != nil {
+		t.Fatalf("ApiVersions v%d answer: %v", version, err)
+	}
+	return resp
+}
+
+// TestApiVersionsPerPreset: each preset advertises what its Kafka
+// release had, within what the handlers speak (ranges copied from
+// Kafka's message schemas at the 0.11.0.0, 2.8.0 and 3.9.0 tags and
+// KIP-896 for 4.0); an API the release lacked is absent and closes the
+// connection; ApiVersions above the release's gets UNSUPPORTED_VERSION.
+func TestApiVersionsPerPreset(t *testing.T) {
+	type r = [2]int16
+	cases := []struct {
+		preset, mode string
+		want         map[int16]r // key: [min, max]; [-1, -1]: absent
+	}{
+		{"3.9", "kraft", map[int16]r{0: {3, 10}, 1: {4, 12}, 2: {1, 7}, 3: {0, 12}, 11: {0, 7}, 18: {0, 4}, 23: {2, 4}, 32: {0, 4}, 37: {0, 3}}},
+		{"2.8", "zk", map[int16]r{0: {3, 9}, 1: {4, 12}, 2: {1, 6}, 3: {0, 11}, 8: {2, 8}, 9: {1, 7}, 18: {0, 3}, 20: {0, 5}, 32: {0, 4}}},
+		{"0.11", "zk", map[int16]r{0: {3, 3}, 1: {4, 5}, 3: {0, 4}, 18: {0, 1}, 22: {0, 0}, 23: {-1, -1}, 37: {-1, -1}}},
+		{"4.0", "kraft", map[int16]r{1: {4, 12}, 8: {2, 8}, 11: {2, 7}, 19: {2, 7}, 32: {1, 4}, 0: {3, 10}}},
+	}
+	for _, tc := range cases {
+		b := newWallBackend(t, core.Options{Brokers: 1, Seed: 1, Version: tc.preset, Metadata: tc.mode})
+		_, addr := startServer(t, b, 1)
+		resp := apiVersionsOver(t, addr, 0)
+		got := map[int16]r{}
+		for _, k := range resp.ApiKeys {
+			got[k.ApiKey] = r{k.MinVersion, k.MaxVersion}
+		}
+		for k, w := range tc.want {
+			g, ok := got[k]
+			if w[0] < 0 {
+				if ok {
+					t.Errorf("%s: %s advertised %v, want absent", tc.preset, kmsg.NameForKey(k), g)
+				}
+				continue
+			}
+			if g != w {
+				t.Errorf("%s: %s v%d-v%d, want v%d-v%d", tc.preset, kmsg.NameForKey(k), g[0], g[1], w[0], w[1])
+			}
+		}
+		if tc.preset == "0.11" {
+			if v3 := apiVersionsOver(t, addr, 3); v3.ErrorCode != 35 || len(v3.ApiKeys) != len(resp.ApiKeys) {
+				t.Errorf("0.11: ApiVersions v3 answered %d with %d keys, want UNSUPPORTED_VERSION and the table", v3.ErrorCode, len(v3.ApiKeys))
+			}
+			cp := kmsg.NewPtrCreatePartitionsRequest()
+			if !closedAfter(t, addr, frame(37, 0, 1, cp.AppendTo(nil))) {
+				t.Error("0.11: CreatePartitions (added in 1.0) did not close the connection")
+			}
+		}
+		if tc.preset == "3.9" {
+			if v3 := apiVersionsOver(t, addr, 3); v3.ErrorCode != 0 || len(v3.ApiKeys) != len(resp.ApiKeys) {
+				t.Errorf("3.9: ApiVersions v3 answered %d with %d keys", v3.ErrorCode, len(v3.ApiKeys))
+			}
+		}
+	}
+}
