@@ -173,7 +173,11 @@ func (c *Cluster) run(end int64, stop func() bool) bool {
 				return false
 			}
 			c.fired++
-			c.sched.pop().fn()
+			if t := c.sched.pop(); t.msg != nil {
+				c.net.arrive(t.msg)
+			} else {
+				t.fn()
+			}
 		}
 		if c.fault != nil {
 			return false

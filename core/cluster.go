@@ -185,7 +185,12 @@ func (c *Cluster) after(d int64, fn func()) {
 	if d < 0 {
 		d = 0
 	}
-	if !c.sched.push(c.now+d, fn) && c.fault == nil {
+	c.scheduled(c.sched.push(c.now+d, fn))
+}
+
+// scheduled records a fault when a timer did not fit in the scheduler.
+func (c *Cluster) scheduled(ok bool) {
+	if !ok && c.fault == nil {
 		c.fault = errors.New("scheduler limit reached: too much in flight")
 	}
 }

@@ -11,6 +11,7 @@ type node struct {
 	id     int
 	name   string
 	broker *Broker // set for brokers
+	out    []*link // links from this host by the other end's id: network.links' entries, cached
 }
 
 // link is the one-way path between two hosts. Delivery on a link is FIFO,
@@ -61,12 +62,21 @@ func (n *network) add(name string, b *Broker) *node {
 }
 
 func (n *network) link(from, to *node) *link {
+	if to.id < len(from.out) {
+		if l := from.out[to.id]; l != nil {
+			return l
+		}
+	}
 	k := [2]int{from.id, to.id}
 	l := n.links[k]
 	if l == nil {
 		l = &link{}
 		n.links[k] = l
 	}
+	if to.id >= len(from.out) {
+		from.out = append(from.out, make([]*link, to.id+1-len(from.out))...)
+	}
+	from.out[to.id] = l
 	return l
 }
 
@@ -102,7 +112,7 @@ func (n *network) send(from, to *node, kind string, deliver, refused func()) {
 		m.dropped = "dropped (net drop)"
 	}
 	c.emit(Event{Type: EvMsgSend, From: from.name, To: to.name, Msg: kind, MsgID: m.id, SentAt: m.sentAt, DeliverAt: at})
-	c.after(at-c.now, func() { n.arrive(m) })
+	c.scheduled(c.sched.pushMsg(at, m))
 }
 
 func (n *network) arrive(m *message) {
@@ -203,6 +213,10 @@ func (n *network) remove(nd *node) {
 	for _, other := range n.nodes {
 		delete(n.links, [2]int{nd.id, other.id})
 		delete(n.links, [2]int{other.id, nd.id})
+		if nd.id < len(other.out) {
+			other.out[nd.id] = nil
+		}
 	}
+	nd.out = nil
 	delete(n.group, nd.id)
 }

@@ -7,6 +7,7 @@ type timer struct {
 	at  int64
 	seq uint64
 	fn  func()
+	msg *message // instead of fn: a message arriving (network.arrive)
 }
 
 // sched is a binary min-heap of timers. It never holds more than maxTimers.
@@ -21,12 +22,27 @@ const maxTimers = 1 << 22
 
 func (s *sched) len() int { return len(s.h) }
 
-func (s *sched) push(at int64, fn func()) bool {
+func (s *sched) push(at int64, fn func()) bool { return s.add(timer{at: at, fn: fn}) }
+
+// pushMsg schedules message m's arrival at at: one timer, no closure
+// (messages are most of the timers).
+func (s *sched) pushMsg(at int64, m *message) bool { return s.add(timer{at: at, msg: m}) }
+
+// initialTimers is the heap's first capacity: a small cluster keeps a few
+// hundred timers pending, and growing to that from nothing costs a
+// dozen copies per cluster.
+const initialTimers = 256
+
+func (s *sched) add(t timer) bool {
 	if len(s.h) >= maxTimers {
 		return false
 	}
+	if s.h == nil {
+		s.h = make([]timer, 0, initialTimers)
+	}
 	s.seq++
-	s.h = append(s.h, timer{at: at, seq: s.seq, fn: fn})
+	t.seq = s.seq
+	s.h = append(s.h, t)
 	s.up(len(s.h) - 1)
 	return true
 }
