@@ -16,6 +16,7 @@ type metaView struct {
 	leaders  map[*Partition]int
 	epochs   map[*Partition]int32
 	topics   map[string]bool // topics of interest
+	sorted   []string        // topics' keys in order (what a refresh asks for); never changed in place
 	all      bool            // ask for every topic (pattern subscription)
 	maxAge   int64           // metadata.max.age.ms: refresh at least this often
 	ageSeq   int
@@ -71,6 +72,7 @@ func (m *metaView) snapshot(topics []string) map[string]int {
 func (m *metaView) want(topic string) {
 	if !m.topics[topic] {
 		m.topics[topic] = true
+		m.sorted = slices.Sorted(maps.Keys(m.topics))
 		m.refresh()
 	}
 }
@@ -92,7 +94,7 @@ func (m *metaView) refresh() {
 	m.inflight = true
 	m.seq++
 	seq := m.seq
-	topics := slices.Sorted(maps.Keys(m.topics))
+	topics := m.sorted // a new slice whenever topics grows, so a request's list stays as sent
 	if m.all {
 		topics = nil
 	}
