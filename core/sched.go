@@ -10,7 +10,7 @@ type timer struct {
 	msg *message // instead of fn: a message arriving (network.arrive)
 }
 
-// sched is a binary min-heap of timers. It never holds more than maxTimers.
+// sched is a min-heap of timers. It never holds more than maxTimers.
 type sched struct {
 	h   []timer
 	seq uint64
@@ -71,9 +71,14 @@ func (s *sched) less(i, j int) bool {
 	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
 }
 
+// The heap is 4-ary: half as deep as a binary one, so a pop (the most
+// frequent operation, one per fired timer) moves a timer through fewer
+// levels; any heap pops in the same (at, seq) order.
+const arity = 4
+
 func (s *sched) up(i int) {
 	for i > 0 {
-		p := (i - 1) / 2
+		p := (i - 1) / arity
 		if !s.less(i, p) {
 			return
 		}
@@ -85,13 +90,15 @@ func (s *sched) up(i int) {
 func (s *sched) down(i int) {
 	n := len(s.h)
 	for {
-		l := 2*i + 1
+		l := arity*i + 1
 		if l >= n {
 			return
 		}
 		m := l
-		if r := l + 1; r < n && s.less(r, l) {
-			m = r
+		for c := l + 1; c < l+arity && c < n; c++ {
+			if s.less(c, m) {
+				m = c
+			}
 		}
 		if !s.less(m, i) {
 			return
