@@ -30,6 +30,14 @@ type preset struct {
 	// alterIsr: 2.7+ leaders ask the controller to change the ISR (AlterIsr);
 	// before, they write the partition state znode themselves.
 	alterIsr bool
+	// hwWaitsAfterAlterIsr: 2.7 to 3.0 (KAFKA-13091, fixed in 3.1): when
+	// the controller's AlterIsr answer commits an ISR change, the leader
+	// only records the new ISR (Partition.handleAlterIsrResponse@2.8.2) and
+	// does not try to advance the HW, so after a shrink the HW and the
+	// acks=all requests waiting on it stay put until the next append or
+	// follower fetch. Before 2.7 the leader's own synchronous ZooKeeper
+	// write was followed by maybeIncrementLeaderHW (Partition.maybeShrinkIsr).
+	hwWaitsAfterAlterIsr bool
 	// kip841: 3.3+ KRaft controllers refuse an ISR naming a fenced broker
 	// with INELIGIBLE_REPLICA (ReplicationControlManager
 	// .validateIsrChanges, KIP-841); 2.8 to 3.2 accepted it.
@@ -115,7 +123,7 @@ var presets = map[string]*preset{
 		},
 	},
 	"2.8": {
-		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
+		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, hwWaitsAfterAlterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip360: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
 		partitioner: "sticky", batchExpiry: "delivery",
 		defaults: map[string]string{

@@ -200,6 +200,11 @@ func (r *Replica) isrResult(req int, epoch int32, isr []int, version int32, errN
 	r.isr, r.version = isr, version
 	c.emit(Event{Type: EvISR, Partition: r.p.Name, Broker: r.b.ID, ISR: slices.Sorted(slices.Values(isr)), Change: ch.kind,
 		Brokers: ch.brokers, Reasons: ch.reasons, Detail: ch.why})
+	if c.preset.hwWaitsAfterAlterIsr {
+		// KAFKA-13091 (2.7 to 3.0): the committed ISR is only recorded; the
+		// HW moves at the next append or follower fetch.
+		return
+	}
 	r.maybeAdvanceHW()
 	r.completeWaiting()
 }

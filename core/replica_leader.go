@@ -129,6 +129,13 @@ func (r *Replica) maybeAdvanceHW() {
 // updateFollower records a follower's fetch (Replica.updateFetchState): the
 // fetch offset is its LEO; it is caught up if it asked for the leader's LEO,
 // or for at least what the leader's LEO was at its previous fetch.
+//
+// From 2.7 (Partition.updateFollowerFetchState@2.8.2, @3.9) the leader
+// tries to advance the HW only when the fetch moved the follower's LEO;
+// 0.11's updateReplicaLogReadResult tried on every fetch. It matters where
+// something else changed the HW's inputs without trying: on 2.8 a
+// committed ISR shrink (hwWaitsAfterAlterIsr) leaves the HW where it was
+// while caught-up followers keep fetching at the same offset.
 func (r *Replica) updateFollower(id int, offset int64) {
 	fs := r.followers[id]
 	if fs == nil {
@@ -140,7 +147,10 @@ func (r *Replica) updateFollower(id int, offset int64) {
 	} else if offset >= fs.lastFetchLeaderLEO {
 		fs.lastCaughtUp = max(fs.lastCaughtUp, fs.lastFetch)
 	}
+	moved := fs.leo != offset
 	fs.leo, fs.lastFetchLeaderLEO, fs.lastFetch = offset, leo, now
 	r.maybeExpandISR(id)
-	r.maybeAdvanceHW()
+	if moved || !r.b.c.preset.alterIsr {
+		r.maybeAdvanceHW()
+	}
 }
