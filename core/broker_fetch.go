@@ -101,12 +101,29 @@ func (b *Broker) unpark(pf *parkedFetch) {
 // fetches after an append (hwMoved false), consumer fetches after the HW
 // moved (hwMoved true).
 func (b *Broker) wakeParked(p *Partition, hwMoved bool) {
+	b.completeParked(p, func(pf *parkedFetch) bool { return (pf.replica < 0) == hwMoved })
+}
+
+// wakeLost answers at once the parked fetches on p, followers' and
+// consumers' alike, when this broker stops leading p: ReplicaManager
+// .makeFollowers (ZooKeeper) and applyLocalFollowersDelta (KRaft) call
+// completeDelayedFetchOrProduceRequests, and DelayedFetch.tryComplete
+// completes a fetch whose partition this broker no longer leads (its cases
+// A-C: NOT_LEADER_OR_FOLLOWER, UNKNOWN_TOPIC_OR_PARTITION). The fetcher
+// learns of the change then, not fetch.max.wait.ms later.
+func (b *Broker) wakeLost(p *Partition) {
+	b.completeParked(p, func(*parkedFetch) bool { return true })
+}
+
+// completeParked answers the parked fetches on p that match and are ready
+// (DelayedFetch.tryComplete: data, or an error in any partition).
+func (b *Broker) completeParked(p *Partition, match func(*parkedFetch) bool) {
 	if len(b.parked) == 0 {
 		return
 	}
 	var ready []*parkedFetch
 	for _, pf := range b.parked {
-		if (pf.replica < 0) != hwMoved || !pf.has(p) {
+		if !pf.has(p) || !match(pf) {
 			continue
 		}
 		if _, ok := b.readFetch(pf); ok {

@@ -21,6 +21,9 @@ func (r *Replica) becomeFollower(st pstate) {
 	r.role, r.leader, r.epoch = roleFollower, st.leader, st.epoch
 	r.isr, r.pending, r.followers = nil, nil, nil
 	b := r.b
+	if wasLeader {
+		b.wakeLost(r.p)
+	}
 	r.onLeadershipChange()
 	if wasLeader {
 		b.c.emit(Event{Type: EvRole, Partition: r.p.Name, Broker: b.ID, Role: RoleFollower, Leader: st.leader, Epoch: st.epoch, LEO: r.log.LEO(), HW: r.hw})
