@@ -32,6 +32,7 @@ func (c *Cluster) poll(x Poll) error {
 		max = k.conf.maxPollRecords
 	}
 	k.lastPoll = c.now
+	k.retryFailed()
 	if k.member != nil {
 		k.member.pollStarted()
 	}
@@ -39,7 +40,7 @@ func (c *Cluster) poll(x Poll) error {
 	start := k.polled
 	return c.start(x, timeout, &op{
 		done: func() bool {
-			if !k.alive {
+			if !k.alive || k.pollErr != "" {
 				return true
 			}
 			if k.conf.manual {
@@ -48,7 +49,10 @@ func (c *Cluster) poll(x Poll) error {
 			return k.polled > start
 		},
 		finish: func(fault error) error {
-			if fault == nil && k.alive && k.conf.manual {
+			if fault == nil && k.pollErr != "" {
+				// poll throws before it returns any record (auto.offset.reset=none)
+				fault = fmt.Errorf("%s", k.pollErr)
+			} else if fault == nil && k.alive && k.conf.manual {
 				k.deliver(max)
 			}
 			if k.member != nil {

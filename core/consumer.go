@@ -45,7 +45,9 @@ type Consumer struct {
 	next      map[*Partition]int64 // the application's position: next offset poll returns (what commits store)
 	session   int                  // bumped when positions are reset or the assignment changes
 	resetting map[*Partition]bool
-	fetching  map[int]bool // broker -> fetch in flight
+	failed    map[*Partition]string // auto.offset.reset=none: why poll cannot use p's position (consumer_offset_fetcher.go)
+	pollErr   string                // the exception the current poll throws, "" if none
+	fetching  map[int]bool          // broker -> fetch in flight
 	fetchSeq  map[int]int
 	buffer    []bufRecord        // fetched, not yet returned by poll (poll=manual)
 	buffered  map[*Partition]int // records of each partition in buffer
@@ -96,11 +98,10 @@ func (c *Cluster) newConsumer(cmd NewConsumer) error {
 		return fmt.Errorf("consumer %s: KafkaException: Failed to construct kafka consumer: IllegalArgumentException: Heartbeat must be set lower than the session timeout (heartbeat.interval.ms=%d, session.timeout.ms=%d)", cmd.Name, conf.heartbeatMs, conf.sessionMs)
 	}
 	k := &Consumer{c: c, Name: cmd.Name, Group: cmd.Group, conf: conf, alive: true, pos: map[*Partition]int64{},
-		resetting: map[*Partition]bool{}, buffered: map[*Partition]int{}, fetching: map[int]bool{}, fetchSeq: map[int]int{}, lastPoll: c.now,
+		resetting: map[*Partition]bool{}, failed: map[*Partition]string{}, buffered: map[*Partition]int{}, fetching: map[int]bool{}, fetchSeq: map[int]int{}, lastPoll: c.now,
 		next: map[*Partition]int64{}, topics: cmd.Topics}
 	k.node = c.net.add(cmd.Name, nil)
 	k.meta = newMetaView(c, k.node, s, k.onMetadata, func() bool { return k.alive })
-	k.conns = newConns(c, k.Name, k.node, k.pump, k.meta.refresh, func() bool { return k.alive })
 	k.conns = newConns(c, k.Name, k.node, k.pump, k.meta.refresh, func() bool { return k.alive })
 	c.consumers[cmd.Name] = k
 	c.clients = append(c.clients, k)
@@ -176,6 +177,11 @@ func (k *Consumer) setAssignment(parts []*Partition) {
 	for p := range k.next {
 		if !keep[p] {
 			delete(k.next, p)
+		}
+	}
+	for p := range k.failed {
+		if !keep[p] {
+			delete(k.failed, p)
 		}
 	}
 	k.session++

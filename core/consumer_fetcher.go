@@ -22,7 +22,7 @@ func (k *Consumer) pump() {
 		return
 	}
 	for _, p := range k.assigned {
-		if _, ok := k.pos[p]; !ok && !k.resetting[p] {
+		if _, ok := k.pos[p]; !ok && !k.resetting[p] && k.failed[p] == "" {
 			k.initPosition(p)
 		}
 	}
@@ -33,7 +33,7 @@ func (k *Consumer) pump() {
 	var order []int
 	for _, p := range k.assigned {
 		pos, ok := k.pos[p]
-		if !ok {
+		if !ok || k.failed[p] != "" {
 			continue
 		}
 		l := k.meta.leader(p)
@@ -141,6 +141,12 @@ func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
 		switch fr.err {
 		case "":
 		case "OFFSET_OUT_OF_RANGE":
+			if k.conf.reset == "none" {
+				// FetchCollector.handleInitializeErrors: no reset policy,
+				// so poll throws; the position stays where it was.
+				k.fail(p, "OffsetOutOfRangeException", fmt.Sprintf("Fetch position %d is out of range for partition %s", pos, p.Name))
+				continue
+			}
 			k.c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Offset: pos, Error: fr.err, Detail: fmt.Sprintf("%s %s: offset %d out of range (OFFSET_OUT_OF_RANGE): reset (auto.offset.reset=%s)", k.Name, p.Name, pos, k.conf.reset)})
 			// Fetcher.handleOffsetOutOfRange: the position is reset by
 			// auto.offset.reset, not from the committed offset.

@@ -25,7 +25,8 @@ func (k *Consumer) initPosition(p *Partition) {
 func (k *Consumer) resetPosition(p *Partition) {
 	c := k.c
 	if k.conf.reset == "none" {
-		c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Error: "NoOffsetForPartitionException", Detail: k.Name + " " + p.Name + ": no committed offset and auto.offset.reset=none (NoOffsetForPartitionException)"})
+		// SubscriptionState.resetInitializingPositions: no reset policy.
+		k.fail(p, "NoOffsetForPartitionException", "Undefined offset with no reset policy for partitions: ["+p.Name+"]")
 		return
 	}
 	l := k.meta.leader(p)
@@ -64,4 +65,43 @@ func (k *Consumer) resetPosition(p *Partition) {
 			k.pump()
 		})
 	}, retry)
+}
+
+// fail is poll throwing (auto.offset.reset=none): p has no committed
+// offset (NoOffsetForPartitionException), or its position is out of range
+// (OffsetOutOfRangeException). Kafka's consumer throws from every poll
+// while that holds, before it returns any record, and leaves the decision
+// to the application. So p is neither initialized nor fetched again until
+// the application polls again: a poll=manual poll fails with the
+// exception, and the next poll asks for the committed offset (or fetches
+// the position) once more; a poll=auto application's poll loop ends with
+// the exception and it closes the consumer (a try-with-resources loop:
+// KafkaConsumer.close commits and leaves the group). One event per
+// failure, never a loop of them.
+func (k *Consumer) fail(p *Partition, exception, msg string) {
+	if k.failed[p] != "" {
+		return
+	}
+	k.failed[p] = exception
+	if k.pollErr == "" {
+		k.pollErr = exception + ": " + msg
+	}
+	then := "the next poll throws it"
+	if !k.conf.manual {
+		then = "the application's poll loop ends and it closes the consumer"
+	}
+	k.c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Group: k.Group, Partition: p.Name, Error: exception,
+		Detail: fmt.Sprintf("%s %s: auto.offset.reset=none: %s (%s): %s", k.Name, p.Name, msg, exception, then)})
+	if !k.conf.manual {
+		name := k.Name
+		k.after(0, func() { _ = k.c.closeConsumer(name, false) })
+	}
+}
+
+// retryFailed is the start of a poll: the partitions it failed on are
+// tried again (OffsetFetch for the committed offset, or a fetch at the
+// position), and the poll throws if they fail again.
+func (k *Consumer) retryFailed() {
+	k.pollErr = ""
+	clear(k.failed)
 }

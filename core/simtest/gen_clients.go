@@ -209,6 +209,12 @@ func (g *gen) newConsumer() {
 	if manual {
 		cfg["poll"] = "manual"
 	}
+	if g.rs.Chance(5) {
+		// No reset policy: with no committed offset poll throws
+		// NoOffsetForPartitionException (a poll=auto application then
+		// closes the consumer); with one it starts there.
+		cfg["auto.offset.reset"] = "none"
+	}
 	g.add(core.NewConsumer{Name: name, Group: gi.name, Topics: topics, Configs: cfg})
 	g.consumers = append(g.consumers, consumerInfo{name: name, group: gi.name, alive: true, autoCommit: auto, instance: inst, manual: manual})
 }
