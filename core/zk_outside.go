@@ -332,6 +332,23 @@ func (k *ZooKeeper) SetWatches(id, relZxid int64, data, exist, child []string) e
 // Sessions counts the outside sessions open.
 func (k *ZooKeeper) Sessions() int { return len(k.z.out.sessions) }
 
+// ZKClientInfo is an open outside session: its id and the connection
+// (address) it was last on.
+type ZKClientInfo struct {
+	Session int64
+	Conn    string
+}
+
+// Clients lists the open outside sessions, by id.
+func (k *ZooKeeper) Clients() []ZKClientInfo {
+	out := make([]ZKClientInfo, 0, len(k.z.out.sessions))
+	for _, s := range k.z.out.sessions {
+		out = append(out, ZKClientInfo{Session: s.id, Conn: s.conn})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Session < out[j].Session })
+	return out
+}
+
 func (z *zkTree) outside() *zkOutside {
 	if z.out.sessions == nil {
 		z.out = zkOutside{sessions: map[int64]*zkObserver{}, data: map[string]map[int64]bool{}, child: map[string]map[int64]bool{}}

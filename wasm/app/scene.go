@@ -166,7 +166,9 @@ func (e *Engine) Scene(o SceneOptions) (*scene.Scene, error) {
 		}
 		s.Groups = append(s.Groups, sg)
 	}
-	s.Messages, s.Counters.Omitted = messages(d.Events().WireSince(now-max(s.Span, 5000)), now, s.Span)
+	wire := d.Events().WireSince(now - max(s.Span, 5000))
+	s.Messages, s.Counters.Omitted = messages(wire, now, s.Span)
+	s.ZKClients = zkClients(c, wire, s.Messages)
 	s.Marks = marks(d.Events().Trace(), now)
 	f := e.findingsCached()
 	s.Counters.Lost, s.Counters.Dups, s.Counters.Reordered = f.lost, f.dups, f.reordered
@@ -375,7 +377,9 @@ func messages(wire []core.Event, now, span int64) ([]scene.Message, int) {
 		if ev.Type != core.EvMsgSend || ev.SentAt > now || ev.DeliverAt < now-span {
 			continue
 		}
-		out = append(out, scene.Message{ID: ev.MsgID, From: ev.From, To: ev.To, Kind: ev.Msg, SentAt: ev.SentAt, DeliverAt: ev.DeliverAt, Dropped: dropped[ev.MsgID]})
+		m := scene.Message{ID: ev.MsgID, From: ev.From, To: ev.To, Kind: ev.Msg, SentAt: ev.SentAt, DeliverAt: ev.DeliverAt, Dropped: dropped[ev.MsgID]}
+		zkMessage(ev, &m)
+		out = append(out, m)
 	}
 	omitted := 0
 	if len(out) > scene.MaxMessages {

@@ -43,6 +43,7 @@ func (d *drawer) frame() {
 	if d.l.Cluster != nil {
 		ss, bs := d.l.Sprites(d.now)
 		d.sprites(ss, bs)
+		d.msgLabels(d.l.SpriteLabels(ss))
 		d.drawn += len(ss)
 		d.flashes()
 	}

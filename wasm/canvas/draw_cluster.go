@@ -72,6 +72,7 @@ func (d *drawer) cluster(c *layout.Cluster) {
 		d.g.frame(d.dst, m.Box, 1.5, cPurple)
 		d.g.textC(d.dst, m.Name, m.Box, cInk)
 	}
+	d.zkClients(c)
 	for _, g := range c.Groups {
 		d.group(g, &s.Groups[g.Index])
 	}

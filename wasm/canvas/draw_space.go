@@ -49,11 +49,9 @@ func (d *drawer) space(sp *layout.Space, now float64) {
 				g.rect(dst, layout.Rect{X: ln.X - 4, Y: y0, W: 8, H: y1 - y0}, cGrey)
 			}
 		}
-		label := ln.Host
-		if ln.Broker {
-			label = "b" + ln.Host
-		}
-		g.textC(dst, label, layout.Rect{X: ln.X - 40, Y: ln.Label.Y, W: 80, H: ln.Label.H}, cInk)
+		label := ln.Text
+		lw := math.Max(80, ln.Label.W)
+		g.textC(dst, label, layout.Rect{X: ln.X - lw/2, Y: ln.Label.Y, W: lw, H: ln.Label.H}, cInk)
 	}
 	lw, op := 1.5, 1.0
 	if len(d.arrows) > 80 {
@@ -76,6 +74,7 @@ func (d *drawer) space(sp *layout.Space, now float64) {
 			g.shape(dst, st.req, a.B, 7, c)
 		}
 	}
+	d.msgLabels(d.l.ArrowLabels(d.arrows))
 	for _, lm := range d.laneMarks {
 		m := &d.s.Marks[lm.Mark]
 		t := layout.MarkText(m)

@@ -22,8 +22,9 @@ type Cluster struct {
 	Producers []ClientBox
 	Groups    []GroupBox
 	Consumers []ClientBox
-	Meta      *ClientBox // "zk" or "controller", when the scene has a metadata mode
-	More      int        // partitions not shown for want of room
+	Meta      *ClientBox    // "zk" or "controller", when the scene has a metadata mode
+	ZKClients []ZKClientBox // outside ZooKeeper clients, left of zk (zkcli.go)
+	More      int           // partitions not shown for want of room
 	RowH      float64
 	CellW     float64
 	Labels    bool // rows are tall enough for text
@@ -154,19 +155,10 @@ func buildCluster(s *scene.Scene, area Rect) *Cluster {
 	return c
 }
 
-// layoutTop places producers from the left and the metadata service at the right.
+// layoutTop places producers from the left and the metadata service at
+// the right, outside ZooKeeper clients left of it (zkcli.go).
 func (c *Cluster) layoutTop(s *scene.Scene, r Rect) {
-	x := r.X + 70
-	for i, p := range s.Producers {
-		w := math.Max(56, TextW(p.Name)+TextW(" acks=all")+12)
-		if x+w > r.Right()-70 {
-			break
-		}
-		b := ClientBox{Name: p.Name, Index: i, Box: Rect{x, r.Y, w, r.H}}
-		c.Producers = append(c.Producers, b)
-		c.hosts[p.Name] = hostBox{box: b.Box, kind: hostTop}
-		x += w + 14
-	}
+	right := r.Right() - 70
 	if s.Metadata != "" {
 		name := "zk"
 		if s.Metadata == "kraft" {
@@ -176,6 +168,20 @@ func (c *Cluster) layoutTop(s *scene.Scene, r Rect) {
 		b := &ClientBox{Name: name, Index: -1, Box: Rect{r.Right() - w, r.Y, w, r.H}}
 		c.Meta = b
 		c.hosts[name] = hostBox{box: b.Box, kind: hostTop}
+		if left, ok := c.layoutZKClients(s, r, b.Box.X); ok {
+			right = math.Min(right, left-14)
+		}
+	}
+	x := r.X + 70
+	for i, p := range s.Producers {
+		w := math.Max(56, TextW(p.Name)+TextW(" acks=all")+12)
+		if x+w > right {
+			break
+		}
+		b := ClientBox{Name: p.Name, Index: i, Box: Rect{x, r.Y, w, r.H}}
+		c.Producers = append(c.Producers, b)
+		c.hosts[p.Name] = hostBox{box: b.Box, kind: hostTop}
+		x += w + 14
 	}
 }
 

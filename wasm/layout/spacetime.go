@@ -23,6 +23,7 @@ type Space struct {
 // broker was not running (crashed, powered off) or paused, from the marks.
 type Lane struct {
 	Host   string
+	Text   string // its label: "b1" for broker 1, "zkcli :51792" for an outside ZooKeeper client
 	Label  Rect
 	X      float64
 	Broker bool
@@ -39,11 +40,6 @@ type Stretch struct {
 // Ruler is the width of the time ruler left of the lanes.
 const Ruler = 54
 
-// zkClientHost is the core's host for outside ZooKeeper clients
-// (core.ZKClientHost): it gets a lane, beside zk's, while its messages
-// are in the scene.
-const zkClientHost = "zkcli"
-
 func buildSpace(s *scene.Scene, area Rect) *Space {
 	sp := &Space{Area: area, Span: float64(s.Span), byHost: map[string]int{}}
 	if sp.Span <= 0 {
@@ -58,15 +54,17 @@ func buildSpace(s *scene.Scene, area Rect) *Space {
 	meta := map[string]bool{}
 	for _, m := range s.Messages {
 		for _, h := range []string{m.From, m.To} {
-			if h == "zk" || h == "controller" || h == zkClientHost {
+			if h == "zk" || h == "controller" {
 				meta[h] = true
 			}
 		}
 	}
-	for _, h := range []string{"zk", zkClientHost, "controller"} {
-		if meta[h] {
-			hosts = append(hosts, h)
-		}
+	if meta["zk"] {
+		hosts = append(hosts, "zk")
+	}
+	hosts = append(hosts, zkClientHosts(s)...)
+	if meta["controller"] {
+		hosts = append(hosts, "controller")
 	}
 	for _, p := range s.Producers {
 		hosts = append(hosts, p.Name)
@@ -98,8 +96,11 @@ func buildSpace(s *scene.Scene, area Rect) *Space {
 		if isBroker {
 			text = "b" + h
 		}
+		if scene.IsZKClientHost(h) {
+			text = zkLaneText(h)
+		}
 		lw := min(TextW(text), w-2)
-		sp.Lanes = append(sp.Lanes, Lane{Host: h, X: x, Broker: isBroker, Label: Rect{x - lw/2, in.Y, lw, 16}})
+		sp.Lanes = append(sp.Lanes, Lane{Host: h, Text: text, X: x, Broker: isBroker, Label: Rect{x - lw/2, in.Y, lw, 16}})
 		sp.byHost[h] = i
 	}
 	sp.downStretches(s)

@@ -104,6 +104,9 @@ func (s *Scene) Validate() error {
 			return fmt.Errorf("scene: messages[%d]: a name longer than %d bytes", i, MaxName)
 		}
 	}
+	if err := s.validateZKClients(); err != nil {
+		return err
+	}
 	if err := count("marks", len(s.Marks), MaxMarks); err != nil {
 		return err
 	}

@@ -46,6 +46,9 @@ type Scene struct {
 	// view, those delivered or dropped within the last Span ms (DeliverAt
 	// >= Now-Span). The cluster view draws only the ones in flight.
 	Messages []Message `json:"messages,omitempty"`
+	// ZKClients are the outside ZooKeeper clients connected to the
+	// simulated ensemble (kafkasim serve), drawn beside zk (zkcli.go).
+	ZKClients []ZKClient `json:"zkClients,omitempty"`
 	// Marks are the things that happened recently (elections, ISR changes,
 	// truncations, faults, rebalances), drawn as a short animation in the
 	// cluster view after At and as a mark on the lanes of the space-time view.
@@ -245,6 +248,10 @@ type Message struct {
 	DeliverAt int64  `json:"deliver"`
 	Dropped   bool   `json:"dropped,omitempty"`
 	N         int    `json:"n,omitempty"`
+	// Label is what the canvas writes beside the message: a ZooKeeper
+	// request's operation and znode ("getChildren2 /brokers/ids"), a watch
+	// event's type and znode ("NodeDeleted /controller").
+	Label string `json:"label,omitempty"`
 }
 
 // InFlight reports whether m is on the wire at virtual time now.
