@@ -31,6 +31,7 @@ const App = {
     await this.restore();
     await Lessons.start();
     kafkasim._resolveReady();
+    this.readyMs = performance.now();
     this.keep();
     kafkasim.onRestart(() => this.restart());
     kafkasim.onChange((what) => {

@@ -7,37 +7,53 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/kafkasim/kafkasim/internal/webapp"
 )
 
 // BenchResult holds make bench's browser figures.
 type BenchResult struct {
 	Sizes        map[string][2]int // name -> raw, gzip bytes
-	FirstFrameMs float64           // navigation start to the canvas's first frame, cold profile
-	EmptyFPS     float64           // the empty Ebiten program
-	RefFPS       float64           // the canvas on the moving reference scene
-	DecodeMs     float64           // mean wall ms the canvas spent decoding one scene
-	Scenes       int64             // scenes the canvas decoded while measured
+	PageGzip     int               // what the page loads before its first frame, gzip
+	FirstFrameMs float64           // navigation start to the first frame showing the cluster, cold profile
+	ReadyMs      float64           // navigation start to kafkasim.ready (engine up, session loaded)
+	EmptyFPS     float64           // the empty Ebiten program, in an iframe of the page's canvas size
+	RefFPS       float64           // the real page playing the reference scene at 1x
+	SceneMs      float64           // mean wall ms the canvas spent building one scene from the engine
+	Scenes       int64             // scenes built while measured
+	VirtualRate  float64           // virtual ms the engine ran per wall ms while measured (1 = kept up)
+	CanvasW      int               // the canvas iframe's size in the page
+	CanvasH      int
+	LoadBefore   string // /proc/loadavg's first three fields, before and after
+	LoadAfter    string
 }
 
-// Bench builds the binaries, serves them on loopback, and measures in one
-// headless Chromium: the time to the canvas's first frame, then the frame
-// rate of the empty Ebiten program and of the canvas drawing the
-// reference sample (posted anew on every animation frame, view both),
-// each over dur. extra names more wasm files to size (e.g. the engine's).
+// Bench builds the app as `kafkasim serve` does (webapp.Build, cached) and
+// the empty Ebiten program, serves both on loopback, and measures in one
+// headless Chromium (window w x h): the cold first frame of the real page
+// (fresh profile), then the frame rate of the real page playing
+// ReferenceScript at 1x (the engine and the canvas in one wasm, as a
+// learner runs it), then that of the empty Ebiten program in an iframe of
+// the same size, each over dur. extra names more wasm files to size.
 func Bench(ctx context.Context, root string, dur time.Duration, extra map[string]string) (*BenchResult, error) {
+	res := &BenchResult{Sizes: map[string][2]int{}, LoadBefore: loadavg()}
 	dir, err := os.MkdirTemp("", "kafkasim-canvasbench")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if err := Build(ctx, root, dir, "kafkasim", "empty"); err != nil {
+	if err := Build(ctx, root, dir, "empty"); err != nil {
 		return nil, err
 	}
-	res := &BenchResult{Sizes: map[string][2]int{}}
-	files := map[string]string{"kafkasim": filepath.Join(dir, "wasm", "kafkasim.wasm"), "empty": filepath.Join(dir, "wasm", "empty.wasm")}
+	app, err := webapp.Build(webapp.Options{Root: root, Log: os.Stderr})
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]string{"empty": filepath.Join(dir, "wasm", "empty.wasm")}
 	for k, v := range extra {
 		files[k] = v
 	}
@@ -48,56 +64,135 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 		}
 		res.Sizes[name] = [2]int{raw, gz}
 	}
+	for _, p := range app.Paths() {
+		raw, gz := app.Size(p)
+		if strings.HasPrefix(p, "/wasm/") && strings.HasSuffix(p, ".wasm") {
+			res.Sizes[strings.TrimSuffix(strings.TrimPrefix(p, "/wasm/"), ".wasm")] = [2]int{raw, gz}
+		}
+		if firstLoad(p) {
+			res.PageGzip += gz
+		}
+	}
+
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: Handler(root, dir)}
+	dev := Handler(root, dir)
+	mux := http.NewServeMux()
+	mux.Handle("/harness.html", dev)
+	mux.Handle("/wasm/empty.wasm", dev)
+	mux.Handle("/", app)
+	srv := &http.Server{Handler: mux}
 	go srv.Serve(ln)
 	defer srv.Close()
 	base := "http://" + ln.Addr().String()
 
-	bctx, cancel, err := Browser(ctx, 1000, 800)
+	bctx, cancel, err := Browser(ctx, 1280, 800)
 	if err != nil {
 		return nil, err
 	}
 	defer cancel()
-	// First frame: the canvas page alone, first visit of a fresh profile.
-	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/canvas.html")); err != nil {
+	// First frame: the page, first visit of a fresh profile (the welcome
+	// cluster), on the page's clock from its navigation start.
+	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/")); err != nil {
 		return nil, err
 	}
-	if err := Poll(bctx, `kafkasimCanvas.firstFrameMs !== null`, 60*time.Second); err != nil {
+	if err := Poll(bctx, `window.App && App.firstFrameMs !== null`, 90*time.Second); err != nil {
+		return nil, fmt.Errorf("first frame: %v", err)
+	}
+	if res.FirstFrameMs, err = chromedp.Run(bctx, chromedp.Evaluate[float64](`App.firstFrameMs`)); err != nil {
 		return nil, err
 	}
-	if res.FirstFrameMs, err = chromedp.Run(bctx, chromedp.Evaluate[float64](`kafkasimCanvas.firstFrameMs`)); err != nil {
+	if res.ReadyMs, err = chromedp.Run(bctx, chromedp.Evaluate[float64](`App.readyMs || 0`)); err != nil {
 		return nil, err
 	}
-	if res.EmptyFPS, err = measure(bctx, base+"/harness.html?wasm=empty", dur); err != nil {
-		return nil, fmt.Errorf("empty: %v", err)
+	size, err := chromedp.Run(bctx, chromedp.Evaluate[[]int](`(() => { const f = document.getElementById("canvas"); return [f.clientWidth, f.clientHeight]; })()`))
+	if err != nil || len(size) != 2 {
+		return nil, fmt.Errorf("canvas size: %v", err)
 	}
-	if res.RefFPS, err = measure(bctx, base+"/harness.html?sample=reference&play=1&n=240&step=1", dur); err != nil {
-		return nil, fmt.Errorf("reference: %v", err)
+	res.CanvasW, res.CanvasH = size[0], size[1]
+
+	// The reference scene in the real page, playing at 1x.
+	script := ReferenceScript(int(dur.Seconds()) + 20)
+	if _, err := chromedp.Run(bctx, chromedp.Evaluate[bool](fmt.Sprintf(`kafkasim.load(%q, "reference scene"), kafkasim.speed(1), kafkasim.advance(3000), kafkasim.play(), true`, script))); err != nil {
+		return nil, fmt.Errorf("loading the reference scene: %v", err)
 	}
-	st, err := chromedp.Run(bctx, chromedp.Evaluate[struct {
-		DecodeMs float64
-		Scenes   int64
-	}](`__stats()`, chromedp.EvalAwaitPromise))
+	const frames = `document.getElementById("canvas").contentWindow.kafkasimCanvas.frames`
+	t0 := time.Now()
+	v0, s0, err := pageStats(bctx)
 	if err != nil {
 		return nil, err
 	}
-	res.DecodeMs, res.Scenes = st.DecodeMs, st.Scenes
+	fps, _, err := countFrames(bctx, frames, dur)
+	if err != nil {
+		return nil, fmt.Errorf("reference: %v", err)
+	}
+	v1, s1, err := pageStats(bctx)
+	if err != nil {
+		return nil, err
+	}
+	res.RefFPS = fps
+	res.VirtualRate = float64(v1.Now-v0.Now) / float64(time.Since(t0).Milliseconds())
+	if res.Scenes = s1.Scenes - s0.Scenes; res.Scenes > 0 {
+		res.SceneMs = (s1.DecodeMs*float64(s1.Scenes) - s0.DecodeMs*float64(s0.Scenes)) / float64(res.Scenes)
+	}
+
+	// The empty Ebiten program, same browser, an iframe of the same size.
+	if err := chromedp.Do(bctx, chromedp.Navigate(fmt.Sprintf("%s/harness.html?wasm=empty&w=%d&h=%d", base, res.CanvasW, res.CanvasH))); err != nil {
+		return nil, err
+	}
+	if res.EmptyFPS, _, err = countFrames(bctx, frames, dur); err != nil {
+		return nil, fmt.Errorf("empty: %v", err)
+	}
+	res.LoadAfter = loadavg()
 	return res, nil
 }
 
-// measure loads a harness page and counts the canvas iframe's frames over
-// dur, after a warm-up second once drawing has begun.
-func measure(ctx context.Context, url string, dur time.Duration) (float64, error) {
-	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
-		return 0, err
+// firstLoad reports whether the page fetches p before its first frame:
+// the shell, the canvas page, the Go runtime, the main wasm and the
+// assets (the welcome scenario among them); not the bundled examples,
+// the lessons' JSON or the lesson parser, fetched on demand.
+func firstLoad(p string) bool {
+	switch {
+	case p == "/index.html", p == "/canvas.html", p == "/wasm/wasm_exec.js", p == "/wasm/kafkasim.wasm", p == "/scenarios/index.json":
+		return true
+	case strings.HasPrefix(p, "/assets/"):
+		return true
 	}
-	const frames = `document.getElementById("canvas").contentWindow.kafkasimCanvas.frames`
+	return false
+}
+
+type engineState struct {
+	Now int64 `json:"now"`
+}
+
+type canvasStats struct {
+	Scenes   int64   `json:"scenes"`
+	DecodeMs float64 `json:"decodeMs"`
+}
+
+// pageStats reads the engine's clock and the canvas's scene statistics.
+func pageStats(ctx context.Context) (engineState, canvasStats, error) {
+	st, err := chromedp.Run(ctx, chromedp.Evaluate[engineState](`kafkasim.state()`))
+	if err != nil {
+		return st, canvasStats{}, err
+	}
+	cs, err := chromedp.Run(ctx, chromedp.Evaluate[canvasStats](`new Promise((res) => {
+		const f = document.getElementById("canvas");
+		const on = (e) => { if (e.source === f.contentWindow && e.data && e.data.type === "stats") { removeEventListener("message", on); res(e.data); } };
+		addEventListener("message", on);
+		f.contentWindow.postMessage(JSON.stringify({ type: "stats" }), location.origin);
+		setTimeout(() => res({ scenes: 0, decodeMs: 0 }), 5000);
+	})`, chromedp.EvalAwaitPromise))
+	return st, cs, err
+}
+
+// countFrames waits for the iframe to draw, lets it warm up a second, and
+// counts its frames over dur.
+func countFrames(ctx context.Context, frames string, dur time.Duration) (float64, time.Duration, error) {
 	if err := Poll(ctx, `(() => { try { return `+frames+` > 10; } catch (e) { return false; } })()`, 60*time.Second); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	time.Sleep(time.Second)
 	count := func() (float64, time.Time, error) {
@@ -106,12 +201,24 @@ func measure(ctx context.Context, url string, dur time.Duration) (float64, error
 	}
 	n0, t0, err := count()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	time.Sleep(dur)
 	n1, t1, err := count()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return (n1 - n0) / t1.Sub(t0).Seconds(), nil
+	return (n1 - n0) / t1.Sub(t0).Seconds(), t1.Sub(t0), nil
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
 }

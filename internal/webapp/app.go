@@ -207,6 +207,19 @@ func (a *App) Paths() []string {
 	return out
 }
 
+// Size returns the bytes of the file at urlPath, raw and as served
+// gzipped (raw when it is not compressed); 0, 0 when there is none.
+func (a *App) Size(urlPath string) (raw, gz int) {
+	f := a.files[urlPath]
+	if f == nil {
+		return 0, 0
+	}
+	if f.gz == nil {
+		return len(f.data), len(f.data)
+	}
+	return len(f.data), len(f.gz)
+}
+
 // ServeHTTP serves the app: "/" is index.html; a file is sent gzipped
 // when the client accepts it; anything else is 404. Only GET and HEAD.
 func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -2,6 +2,7 @@ package webapp_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -264,4 +265,24 @@ func TestLessonPanelAndHighlights(t *testing.T) {
 	if s := p.state(); !strings.Contains(s.Text, "line 1") {
 		t.Fatalf("a malformed lesson shows no error line: %+v", s)
 	}
+
+	// "highlight: hw orders-0, broker 1": the HW marker itself is lit on
+	// the canvas, not only its partition.
+	p.js(nil, `Lessons.openBundled("acks-isr-hw", 0)`)
+	p.click(".ls-next")
+	p.settle()
+	p.js(&lit, `kafkasim.scene({highlights: UI.highlights}).highlights || []`)
+	kinds := map[string]bool{}
+	for _, r := range lit {
+		kinds[fmt.Sprint(r["kind"])] = true
+	}
+	if !kinds["hw"] || !kinds["broker"] {
+		t.Fatalf("highlights of the HW step: %v", lit)
+	}
+	var at *struct{ X, Y, W, H float64 }
+	p.js(&at, `App.where({kind: "hw", partition: "orders-0"})`)
+	if at == nil || at.W <= 0 || at.H <= 0 {
+		t.Fatalf("the canvas does not draw the HW marker of orders-0: %+v", at)
+	}
+	p.shot("lesson-en-hw-highlight.png")
 }

@@ -64,7 +64,8 @@ func Judge(c *core.Cluster, lastErr string, st *model.Step) (Judgement, error) {
 // record is found by its value: where it was acknowledged, else in its
 // partition's leader log; a record the cluster does not know (yet) is left
 // out. "hw T" lights the partition and, for a canvas that draws it, the
-// marker itself (kind "hw"); "leo T@B" the replica; "zk" ZooKeeper's lane;
+// leader's HW marker itself (kind "hw"); "leo T@B" the replica and its
+// LEO marker (kind "leo"); "zk" ZooKeeper's lane;
 // "controller" the controller broker in ZooKeeper mode, else its lane.
 func Refs(c *core.Cluster, ts []model.Target) []scene.Ref {
 	var out []scene.Ref
@@ -76,11 +77,14 @@ func Refs(c *core.Cluster, ts []model.Target) []scene.Ref {
 		case "partition":
 			out = append(out, scene.Ref{Kind: scene.KindPartition, Partition: t.Name})
 		case "hw":
-			out = append(out, scene.Ref{Kind: scene.KindPartition, Partition: t.Name}, scene.Ref{Kind: "hw", Partition: t.Name})
+			out = append(out, scene.Ref{Kind: scene.KindPartition, Partition: t.Name}, scene.Ref{Kind: scene.KindHW, Partition: t.Name})
 		case "replica", "leo":
 			p, b, _ := strings.Cut(t.Name, "@")
 			n, _ := strconv.Atoi(b)
 			out = append(out, scene.Ref{Kind: scene.KindReplica, Partition: p, Broker: n})
+			if t.Kind == "leo" {
+				out = append(out, scene.Ref{Kind: scene.KindLEO, Partition: p, Broker: n})
+			}
 		case "record":
 			if r, ok := findRecord(c, t.Name); ok {
 				out = append(out, r)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kafkasim/kafkasim/core/scenario"
 	"github.com/kafkasim/kafkasim/lessons"
+	"github.com/kafkasim/kafkasim/lessons/model"
 	"github.com/kafkasim/kafkasim/wasm/scene"
 )
 
@@ -78,5 +79,23 @@ func TestReplayFromLastCluster(t *testing.T) {
 	}
 	if _, _, err := Replay(l, 99); err == nil {
 		t.Error("replay past the end accepted")
+	}
+}
+
+// TestMarkerRefs: "hw T" lights the partition and the HW marker, "leo
+// T@B" the replica and its LEO marker.
+func TestMarkerRefs(t *testing.T) {
+	got := Refs(nil, []model.Target{{Kind: "hw", Name: "orders-0"}, {Kind: "leo", Name: "orders-0@2"}})
+	want := []scene.Ref{
+		{Kind: scene.KindPartition, Partition: "orders-0"}, {Kind: scene.KindHW, Partition: "orders-0"},
+		{Kind: scene.KindReplica, Partition: "orders-0", Broker: 2}, {Kind: scene.KindLEO, Partition: "orders-0", Broker: 2},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("refs %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("ref %d: %+v, want %+v", i, got[i], want[i])
+		}
 	}
 }

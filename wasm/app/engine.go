@@ -24,6 +24,9 @@ const (
 	// MaxFrameMs caps one frame's wall time (a tab back from the
 	// background must not jump minutes ahead).
 	MaxFrameMs = 250
+	// PrepareMs is the virtual time of replay a paused frame spends
+	// building rewind checkpoints.
+	PrepareMs = 1000
 )
 
 // Engine is one page's engine.
@@ -35,6 +38,7 @@ type Engine struct {
 	version uint64  // bumped on every change the page must redraw for
 	loadVer uint64  // bumped on every Load, Seek back or Switch (caches key on it)
 	fcache  *findings
+	scache  *sceneCache
 
 	sceneOpts SceneOptions // what the canvas draws (SetSceneOptions)
 	optsVer   uint64       // bumped by SetSceneOptions
@@ -108,7 +112,15 @@ func (e *Engine) Command(line string) CommandResult {
 
 // Tick is one animation frame of wallMs: while playing, virtual time
 // moves by wallMs*speed. It reports whether anything changed.
+//
+// While paused, a frame builds rewind checkpoints instead (at most
+// PrepareMs of replay; session.Session.Prepare), so that dragging the
+// timeline back on a long history starts near the target.
 func (e *Engine) Tick(wallMs float64) (bool, error) {
+	if !e.playing && e.sess.Loaded() {
+		e.sess.Prepare(PrepareMs)
+		return false, nil
+	}
 	if !e.playing || !e.sess.Loaded() || math.IsNaN(wallMs) || wallMs <= 0 {
 		return false, nil
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,10 @@ const (
 	defaultCells = 12
 	markWindow   = 3000 // virtual ms of past marks sent
 	recentGot    = 8    // records per consumer's Recent
+	// findingsEvery: while playing, the checker's counts and cell flags
+	// on the canvas are recomputed at most this often (virtual ms): the
+	// checker reads the whole history. Paused, they are always current.
+	findingsEvery = 500
 )
 
 // SceneJSON builds the scene for the canvas and returns it wrapped in
@@ -106,7 +111,8 @@ func (e *Engine) Scene(o SceneOptions) (*scene.Scene, error) {
 	if cellsN <= 0 || cellsN > scene.MaxCells {
 		cellsN = defaultCells
 	}
-	sides := currentSplit(d.Events().Trace())
+	tc := e.traceCache()
+	sides := tc.split
 	side := func(host string) (int, bool) {
 		n, ok := sides[host]
 		return n, ok
@@ -178,34 +184,33 @@ func (e *Engine) Scene(o SceneOptions) (*scene.Scene, error) {
 	return s, s.Validate()
 }
 
-// currentSplit reads the sides of the network split in force from the
-// latest split or heal event: host -> side (1-based).
-func currentSplit(trace []core.Event) map[string]int {
-	for i := len(trace) - 1; i >= 0; i-- {
-		ev := &trace[i]
-		if ev.Type != core.EvNet {
-			continue
-		}
-		if ev.Detail == "heal" {
-			return nil
-		}
-		if rest, ok := strings.CutPrefix(ev.Detail, "split "); ok {
-			out := map[string]int{}
-			for n, grp := range strings.Split(rest, "|") {
-				for _, h := range strings.Split(strings.TrimSpace(grp), ",") {
-					if h = strings.TrimSpace(h); h != "" {
-						out[h] = n + 1
-					}
-				}
+// splitStep is the network split in force after ev, given the one in
+// force before (host -> side, 1-based; nil when none): the latest split
+// or heal event decides.
+func splitStep(cur map[string]int, ev *core.Event) map[string]int {
+	if ev.Type != core.EvNet {
+		return cur
+	}
+	if ev.Detail == "heal" {
+		return nil
+	}
+	rest, ok := strings.CutPrefix(ev.Detail, "split ")
+	if !ok {
+		return cur
+	}
+	out := map[string]int{}
+	for n, grp := range strings.Split(rest, "|") {
+		for _, h := range strings.Split(strings.TrimSpace(grp), ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				out[h] = n + 1
 			}
-			return out
 		}
 	}
-	return nil
+	return out
 }
 
 func (e *Engine) partitions(c *core.Cluster, snap *core.Snapshot, s *scene.Scene, cellsN int, hw map[string]int64) {
-	lostAt := lostCells(e.sess.Driver().Events().Trace())
+	lostAt := e.traceCache().lost
 	dups, reord := e.deliveryFlags(c)
 	total := 0
 	for _, t := range snap.Topics {
@@ -291,41 +296,40 @@ type replicaKey struct {
 func lostCells(trace []core.Event) map[replicaKey][]scene.Cell {
 	out := map[replicaKey][]scene.Cell{}
 	for i := range trace {
-		ev := &trace[i]
-		k := replicaKey{ev.Partition, ev.Broker}
-		switch ev.Type {
-		case core.EvTruncate, core.EvLost:
-			var cells []scene.Cell
-			first := ev.Offset
-			if ev.Type == core.EvTruncate {
-				first = ev.Offset // new LEO: the dropped records start here
-			}
-			for j, r := range ev.Records {
-				if j == scene.MaxCells {
-					break
-				}
-				cells = append(cells, scene.Cell{Offset: first + int64(j), Value: clip(r.Value), Flags: scene.FlagLost})
-			}
-			out[k] = cells
-		case core.EvAppend:
-			// records appended again at those offsets replace the crossed cells
-			if cs := out[k]; len(cs) > 0 {
-				n := 0
-				for _, c := range cs {
-					if c.Offset > ev.EndOffset {
-						cs[n] = c
-						n++
-					}
-				}
-				out[k] = cs[:n]
-			}
-		}
+		lostStep(out, &trace[i])
 	}
 	return out
 }
 
-// deliveryFlags: per partition+value, how many times consumers got it
-// (when more than once), and whether one got it out of order.
+// lostStep updates lostCells' answer with one more event.
+func lostStep(out map[replicaKey][]scene.Cell, ev *core.Event) {
+	k := replicaKey{ev.Partition, ev.Broker}
+	switch ev.Type {
+	case core.EvTruncate, core.EvLost:
+		var cells []scene.Cell
+		first := ev.Offset // for a truncation, the new LEO: the dropped records start here
+		for j, r := range ev.Records {
+			if j == scene.MaxCells {
+				break
+			}
+			cells = append(cells, scene.Cell{Offset: first + int64(j), Value: clip(r.Value), Flags: scene.FlagLost})
+		}
+		out[k] = cells
+	case core.EvAppend:
+		// records appended again at those offsets replace the crossed cells
+		if cs := out[k]; len(cs) > 0 {
+			n := 0
+			for _, c := range cs {
+				if c.Offset > ev.EndOffset {
+					cs[n] = c
+					n++
+				}
+			}
+			out[k] = cs[:n]
+		}
+	}
+}
+
 func (e *Engine) deliveryFlags(c *core.Cluster) (map[string]int, map[string]bool) {
 	f := e.findingsCached()
 	return f.dupCount, f.outOfOrder
@@ -333,20 +337,36 @@ func (e *Engine) deliveryFlags(c *core.Cluster) (map[string]int, map[string]bool
 
 func (e *Engine) consumers(c *core.Cluster, snap *core.Snapshot, s *scene.Scene, hw map[string]int64, cut func(string) (int, bool)) {
 	f := e.findingsCached()
+	// The last recentGot deliveries of each consumer, from the end of the
+	// history. Dup is how many times the consumer had had the record
+	// then: its count so far (the cache's) less its later deliveries,
+	// all of which are among its recent ones.
+	got := e.traceCache().consumedCounts(c)
 	recent := map[string][]scene.Got{}
-	seen := map[string]int{}
-	for _, dl := range c.History().Consumed {
-		k := dl.Consumer + "\x00" + dl.Partition + "\x00" + dl.Value
-		seen[k]++
+	later := map[string]int{}
+	want := len(snap.Consumers)
+	hist := c.History().Consumed
+	for i := len(hist) - 1; i >= 0 && want > 0; i-- {
+		dl := &hist[i]
+		r := recent[dl.Consumer]
+		if len(r) >= recentGot {
+			continue
+		}
 		g := scene.Got{Partition: dl.Partition, Offset: dl.Offset, Value: clip(dl.Value), OutOfOrder: f.outOfOrder[dl.Partition+"\x00"+dl.Value]}
-		if seen[k] > 1 {
-			g.Dup = seen[k]
+		k := dl.Consumer + "\x00" + dl.Partition + "\x00" + dl.Value
+		if n := got[k] - later[k]; n > 1 {
+			g.Dup = n
 		}
-		r := append(recent[dl.Consumer], g)
-		if len(r) > recentGot {
-			r = r[len(r)-recentGot:]
+		later[k]++
+		recent[dl.Consumer] = append(r, g)
+		if len(r)+1 == recentGot {
+			want--
 		}
-		recent[dl.Consumer] = r
+	}
+	for _, r := range recent { // oldest first
+		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+			r[i], r[j] = r[j], r[i]
+		}
 	}
 	for _, k := range snap.Consumers {
 		if len(s.Consumers) == scene.MaxClients {
@@ -392,10 +412,7 @@ func messages(wire []core.Event, now, span int64) ([]scene.Message, int) {
 // marks are the notable events of the last markWindow ms.
 func marks(trace []core.Event, now int64) []scene.Mark {
 	var out []scene.Mark
-	lo := 0
-	for lo < len(trace) && trace[lo].At < now-markWindow {
-		lo++
-	}
+	lo := sort.Search(len(trace), func(i int) bool { return trace[i].At >= now-markWindow })
 	for i := lo; i < len(trace); i++ {
 		ev := &trace[i]
 		if m, ok := markOf(ev); ok {
@@ -480,7 +497,8 @@ func clipText(s string) string {
 
 // findings caches what the checker says, recomputed when the trace grew.
 type findings struct {
-	at         int // trace count it was computed at
+	at         int   // trace count it was computed at
+	now        int64 // virtual time it was computed at
 	ver        uint64
 	lost       int
 	dups       int
@@ -492,11 +510,11 @@ type findings struct {
 func (e *Engine) findingsCached() *findings {
 	d := e.sess.Driver()
 	n := d.Events().TraceCount()
-	if e.fcache != nil && e.fcache.at == n && e.fcache.ver == e.loadVer {
-		return e.fcache
+	if f := e.fcache; f != nil && f.ver == e.loadVer && (f.at == n || e.playing && d.Now()-f.now < findingsEvery) {
+		return f
 	}
 	c := d.Cluster()
-	f := &findings{at: n, ver: e.loadVer, dupCount: map[string]int{}, outOfOrder: map[string]bool{}}
+	f := &findings{at: n, now: d.Now(), ver: e.loadVer, dupCount: map[string]int{}, outOfOrder: map[string]bool{}}
 	f.lost = len(check.LostRecords(c))
 	for _, v := range check.Duplicates(c) {
 		f.dups += len(v.Values)

@@ -207,9 +207,17 @@ func (d *drawer) flashes() {
 func (d *drawer) marked() {
 	g, dst := d.g, d.dst
 	for _, r := range d.s.Highlights {
-		if b, ok := d.l.Find(r, d.now); ok {
-			g.frame(dst, layout.Rect{X: b.X - 4, Y: b.Y - 4, W: b.W + 8, H: b.H + 8}, 3, alpha(cOrange, 0.9))
+		b, ok := d.l.Find(r, d.now)
+		if !ok {
+			continue
 		}
+		if r.Kind == scene.KindHW || r.Kind == scene.KindLEO {
+			// The marker itself, thick and orange, in a frame of its own.
+			g.rect(dst, layout.Rect{X: b.X + b.W/2 - 2, Y: b.Y + 1, W: 4, H: b.H - 2}, cOrange)
+			g.frame(dst, b, 2, alpha(cOrange, 0.9))
+			continue
+		}
+		g.frame(dst, layout.Rect{X: b.X - 4, Y: b.Y - 4, W: b.W + 8, H: b.H + 8}, 3, alpha(cOrange, 0.9))
 	}
 	if r := d.s.Selection; r != nil {
 		if b, ok := d.l.Find(*r, d.now); ok {

@@ -176,6 +176,8 @@ func (l *Layout) findCluster(r scene.Ref, now float64) (Rect, bool) {
 				return b.Header, true
 			}
 		}
+	case scene.KindHW, scene.KindLEO:
+		return c.findMarker(s, r)
 	case scene.KindReplica, scene.KindRecord:
 		if r.Kind == scene.KindRecord && r.Name != "" {
 			return c.findRecent(s, r)
@@ -234,6 +236,26 @@ func (l *Layout) findCluster(r scene.Ref, now float64) (Rect, bool) {
 				return Rect{sp.P.X - 4, sp.P.Y - 4, 8, 8}, true
 			}
 		}
+	}
+	return Rect{}, false
+}
+
+// findMarker is the box around a replica's HW or LEO marker where it
+// crosses the log strip (the triangle and the name under it stay clear).
+func (c *Cluster) findMarker(s *scene.Scene, r scene.Ref) (Rect, bool) {
+	broker := r.Broker
+	if broker == 0 {
+		broker = leaderOf(s, r.Partition)
+	}
+	for _, rb := range c.Replicas {
+		if rb.Broker != broker || s.Partitions[rb.Partition].Name != r.Partition {
+			continue
+		}
+		x := rb.HWX
+		if r.Kind == scene.KindLEO {
+			x = rb.LEOX
+		}
+		return Rect{X: x - 6, Y: rb.Strip.Y - 3, W: 12, H: rb.Strip.H + 6}, true
 	}
 	return Rect{}, false
 }

@@ -447,3 +447,40 @@ func TestFit(t *testing.T) {
 		}
 	}
 }
+
+// TestFindMarkers: the HW and LEO refs a lesson lights are found around
+// their replica's markers (Broker 0: the leader's), inside the replica.
+func TestFindMarkers(t *testing.T) {
+	s := sample.LeaderDeath()
+	l := Build(s, 960, 600)
+	for _, r := range []scene.Ref{
+		{Kind: scene.KindHW, Partition: "orders-0"},
+		{Kind: scene.KindHW, Partition: "orders-0", Broker: 3},
+		{Kind: scene.KindLEO, Partition: "orders-0", Broker: 2},
+	} {
+		box, ok := l.Find(r, float64(s.Now))
+		if !ok {
+			t.Fatalf("Find(%+v) found nothing", r)
+		}
+		broker := r.Broker
+		if broker == 0 {
+			broker = leaderOf(s, r.Partition)
+		}
+		var rb *ReplicaBox
+		for i := range l.Cluster.Replicas {
+			if b := &l.Cluster.Replicas[i]; b.Broker == broker && s.Partitions[b.Partition].Name == r.Partition {
+				rb = b
+			}
+		}
+		x := rb.HWX
+		if r.Kind == scene.KindLEO {
+			x = rb.LEOX
+		}
+		if c := box.Center(); c.X != x || box.Y > rb.Strip.Y || box.Bottom() < rb.Strip.Bottom() {
+			t.Errorf("%+v: box %+v, marker at x=%v over strip %+v", r, box, x, rb.Strip)
+		}
+	}
+	if _, ok := l.Find(scene.Ref{Kind: scene.KindHW, Partition: "nope-0"}, 0); ok {
+		t.Error("a marker of an unknown partition was found")
+	}
+}

@@ -60,12 +60,15 @@ const (
 	KindMessage   = "message"
 	KindLane      = "lane"
 	KindClass     = "class" // a legend entry: Name is a message class (the engine may toggle it)
+	KindHW        = "hw"    // a replica's high-watermark marker
+	KindLEO       = "leo"   // a replica's log-end-offset marker
 )
 
 // Ref names one drawable element. Which fields matter depends on Kind:
 //
 //	broker     Broker
 //	replica    Partition, Broker
+//	hw, leo    Partition, Broker (Broker 0: the leader's replica)
 //	record     Partition, Broker, Offset (Broker 0: the leader's copy)
 //	partition  Partition
 //	producer   Name

@@ -8,11 +8,11 @@
 package session
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
+	"hash/fnv"
 	"strconv"
 
 	"github.com/kafkasim/kafkasim/core"
@@ -66,6 +66,26 @@ type Driver struct {
 
 	events *Store
 	hash   hash.Hash
+
+	// edited: Insert changed the steps from editFrom on (virtual ms)
+	// since takeEdit last read it (checkpoints after it are stale).
+	edited   bool
+	editFrom int64
+}
+
+// takeEdit reports the earliest moment from which Insert changed the
+// steps since the last call, and clears it.
+func (d *Driver) takeEdit() (int64, bool) {
+	from, ok := d.editFrom, d.edited
+	d.edited = false
+	return from, ok
+}
+
+func (d *Driver) noteEdit(from int64) {
+	if !d.edited || from < d.editFrom {
+		d.editFrom = from
+	}
+	d.edited = true
 }
 
 // NewDriver starts a driver on steps, whose first must be `cluster`, and
@@ -74,7 +94,7 @@ func NewDriver(steps []scenario.Step, opts StoreOptions) (*Driver, error) {
 	if len(steps) == 0 || steps[0].Cluster == nil {
 		return nil, fmt.Errorf("the first line must be `cluster brokers=N ...`")
 	}
-	d := &Driver{steps: steps, events: NewStore(opts), hash: sha256.New()}
+	d := &Driver{steps: steps, events: NewStore(opts), hash: fnv.New128a()}
 	d.runner = scenario.NewRunner(scenario.RunOptions{NoTrace: true, OnEvent: d.record})
 	if err := d.runner.Step(&steps[0]); err != nil {
 		return nil, err
@@ -300,6 +320,14 @@ func (d *Driver) Insert(st scenario.Step) (StepResult, error) {
 		return StepResult{}, &BlockedError{Step: what, Until: until}
 	}
 	now := d.Now()
+	switch {
+	case d.waiting:
+		d.noteEdit(d.waitStart) // the wait in progress is split
+	case d.next >= len(d.steps) && now > d.lastEnd:
+		d.noteEdit(d.lastEnd) // the free run becomes waits
+	default:
+		d.noteEdit(now)
+	}
 	var after []scenario.Step // inserted after st
 	switch {
 	case d.waiting:

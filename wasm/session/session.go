@@ -51,6 +51,11 @@ type Session struct {
 	branches []*Branch
 	cur      *Branch
 	drv      *Driver
+
+	cps           []checkpoint // parked drivers (checkpoint.go)
+	builder       *Driver      // Prepare's replay toward builderGoal
+	builderBranch int
+	builderGoal   int64
 }
 
 // ErrNoSession is returned before anything was loaded.
@@ -87,6 +92,7 @@ func (s *Session) Load(text string) error {
 	}
 	b := &Branch{ID: 1, Name: "main", Parent: -1, header: headerComments(text), steps: sc.Steps}
 	s.branches, s.cur, s.drv = []*Branch{b}, b, d
+	s.dropCheckpoints(-1)
 	return nil
 }
 
@@ -130,6 +136,7 @@ func (s *Session) RunTo(t int64) error {
 	}
 	err := s.drv.RunTo(t)
 	s.syncBranch()
+	s.noteEdits()
 	return err
 }
 
@@ -149,11 +156,15 @@ func (s *Session) Step() (bool, error) {
 	}
 	ok := s.drv.Step()
 	s.syncBranch()
+	s.noteEdits()
 	return ok, s.drv.Fault()
 }
 
 // GoTo moves the current branch to virtual time t: forward by playing
-// on, backward by replaying the script from the seed.
+// on, backward by replaying the script from the latest checkpoint at or
+// before t, else from the seed (checkpoint.go). Either way the driver it
+// leaves is parked as a checkpoint, and a checkpoint between now and a
+// forward t is resumed rather than played to.
 func (s *Session) GoTo(t int64) error {
 	if s.drv == nil {
 		return ErrNoSession
@@ -161,13 +172,23 @@ func (s *Session) GoTo(t int64) error {
 	if t < 0 {
 		t = 0
 	}
-	if t >= s.drv.Now() {
+	s.noteEdits()
+	now := s.drv.Now()
+	if t >= now {
+		if d := s.resume(s.cur, now+1, t); d != nil {
+			s.park(s.cur.ID, s.drv)
+			s.drv = d
+		}
 		return s.RunTo(t)
 	}
-	d, err := NewDriver(s.cur.steps, s.opts)
-	if err != nil {
-		return err
+	d := s.resume(s.cur, 0, t)
+	if d == nil {
+		var err error
+		if d, err = NewDriver(s.cur.steps, s.opts); err != nil {
+			return err
+		}
 	}
+	s.park(s.cur.ID, s.drv)
 	s.drv = d
 	return s.RunTo(t)
 }
@@ -203,6 +224,7 @@ func (s *Session) Command(line string) (StepResult, error) {
 			return StepResult{}, err
 		}
 	}
+	s.noteEdits()
 	res, err := s.drv.Insert(*st)
 	var be *BlockedError
 	if errors.As(err, &be) {
@@ -213,6 +235,7 @@ func (s *Session) Command(line string) (StepResult, error) {
 		err = nil
 	}
 	s.syncBranch()
+	s.noteEdits()
 	return res, err
 }
 
@@ -244,12 +267,18 @@ func (s *Session) Switch(id int) error {
 		return fmt.Errorf("no branch %d", id)
 	}
 	t := s.Now()
-	d, err := NewDriver(b.steps, s.opts)
-	if err != nil {
-		return err
+	s.noteEdits()
+	to := min(t, max(b.Horizon, 0))
+	d := s.resume(b, 0, to)
+	if d == nil {
+		var err error
+		if d, err = NewDriver(b.steps, s.opts); err != nil {
+			return err
+		}
 	}
+	s.park(s.cur.ID, s.drv)
 	s.cur, s.drv = b, d
-	return s.RunTo(min(t, max(b.Horizon, 0)))
+	return s.RunTo(to)
 }
 
 // Delete removes branch id (not the current one).
@@ -260,6 +289,7 @@ func (s *Session) Delete(id int) error {
 	for i, b := range s.branches {
 		if b.ID == id {
 			s.branches = append(s.branches[:i], s.branches[i+1:]...)
+			s.dropCheckpoints(id)
 			return nil
 		}
 	}

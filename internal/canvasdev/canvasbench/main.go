@@ -1,9 +1,12 @@
 // Command canvasbench prints make bench's browser figures as KEY VALUE
-// lines (scripts/bench.sh formats them): the wasm sizes, raw and gzip; the
-// time to the canvas's first frame on localhost; the frame rates of the
-// empty Ebiten program and of the canvas on the reference scene (5
-// brokers, 3 topics x 8 partitions, RF 3, two groups, 500 records/s) in
-// the same headless Chromium, and their ratio.
+// lines (scripts/bench.sh formats them): the wasm sizes, raw and gzip, and
+// what the page loads before its first frame; the real page's first frame
+// on localhost (cold profile); the frame rates of the real page playing
+// the reference scene (5 brokers, 3 topics x 8 partitions, RF 3, two
+// groups, 500 records/s; engine and canvas in one wasm) and of the empty
+// Ebiten program in the same headless Chromium, their ratio, the mean
+// scene build, whether the engine kept up with 1x, and the load average
+// before and after.
 //
 //	go run ./internal/canvasdev/canvasbench [-dur 5s] [-wasm name=path ...]
 package main
@@ -58,10 +61,12 @@ func main() {
 	for _, n := range names {
 		fmt.Printf("size.%s.raw %d\nsize.%s.gzip %d\n", n, r.Sizes[n][0], n, r.Sizes[n][1])
 	}
-	fmt.Printf("firstframe.ms %.0f\nfps.empty %.2f\nfps.reference %.2f\n", r.FirstFrameMs, r.EmptyFPS, r.RefFPS)
+	fmt.Printf("page.gzip %d\nfirstframe.ms %.0f\nready.ms %.0f\ncanvas.size %dx%d\n", r.PageGzip, r.FirstFrameMs, r.ReadyMs, r.CanvasW, r.CanvasH)
+	fmt.Printf("fps.empty %.2f\nfps.reference %.2f\n", r.EmptyFPS, r.RefFPS)
 	ratio := 0.0
 	if r.EmptyFPS > 0 {
 		ratio = r.RefFPS / r.EmptyFPS
 	}
-	fmt.Printf("fps.ratio %.2f\ndecode.ms %.2f\n", ratio, r.DecodeMs)
+	fmt.Printf("fps.ratio %.2f\nscene.ms %.2f\nscenes %d\nvirtual.rate %.2f\n", ratio, r.SceneMs, r.Scenes, r.VirtualRate)
+	fmt.Printf("load.before %s\nload.after %s\n", strings.ReplaceAll(r.LoadBefore, " ", ","), strings.ReplaceAll(r.LoadAfter, " ", ","))
 }

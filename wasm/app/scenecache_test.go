@@ -1,0 +1,101 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// TestSceneCacheMatchesFullScan: frame after frame through the acks=1
+// story (a split, a crash, an election, a truncation), the incremental
+// cache has what a scan of the whole trace gives, and each consumer's
+// recent deliveries count earlier deliveries as a scan of the history
+// does; a seek back starts the cache afresh.
+func TestSceneCacheMatchesFullScan(t *testing.T) {
+	for _, name := range []string{"acks1-leader-death", "group-autocommit-duplicates"} {
+		t.Run(name, func(t *testing.T) { sceneCacheRun(t, name) })
+	}
+}
+
+func sceneCacheRun(t *testing.T, name string) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "core", "scenario", "testdata", name+".ksim"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New()
+	if ei := e.Load(string(b)); ei != nil {
+		t.Fatal(ei.Msg)
+	}
+	e.Play()
+	dups := 0
+	check := func(when string) {
+		t.Helper()
+		d := e.sess.Driver()
+		tc := e.traceCache()
+		if want := currentSplit(d.Events().Trace()); !reflect.DeepEqual(tc.split, want) {
+			t.Fatalf("%s: split %v, a full scan %v", when, tc.split, want)
+		}
+		want := lostCells(d.Events().Trace())
+		for k, v := range want {
+			if len(v) == 0 {
+				delete(want, k)
+			}
+		}
+		got := map[replicaKey]int{}
+		for k, v := range tc.lost {
+			if len(v) > 0 {
+				got[k] = len(v)
+				if !reflect.DeepEqual(v, want[k]) {
+					t.Fatalf("%s: lost cells of %v %v, a full scan %v", when, k, v, want[k])
+				}
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: lost cells %v, a full scan %v", when, got, want)
+		}
+		s, err := e.Scene(SceneOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist := d.Cluster().History().Consumed
+		for _, k := range s.Consumers {
+			var seen []int // deliveries so far of each of the consumer's deliveries, in order
+			counts := map[string]int{}
+			for _, dl := range hist {
+				if dl.Consumer == k.Name {
+					key := dl.Partition + "\x00" + dl.Value
+					counts[key]++
+					seen = append(seen, counts[key])
+				}
+			}
+			if len(k.Recent) > len(seen) {
+				t.Fatalf("%s: %s has %d recent of %d", when, k.Name, len(k.Recent), len(seen))
+			}
+			tail := seen[len(seen)-len(k.Recent):]
+			for i, g := range k.Recent {
+				want := tail[i]
+				if want == 1 {
+					want = 0
+				}
+				if g.Dup > 0 {
+					dups++
+				}
+				if g.Dup != want {
+					t.Fatalf("%s: %s recent %d (%s) dup %d, want %d", when, k.Name, i, g.Value, g.Dup, want)
+				}
+			}
+		}
+	}
+	for i := 0; i < 160; i++ {
+		if _, err := e.Tick(250); err != nil {
+			t.Fatal(err)
+		}
+		check("playing")
+	}
+	if err := e.SeekTo(1500); err != nil {
+		t.Fatal(err)
+	}
+	check("after a seek back")
+	t.Logf("%d recent deliveries marked duplicate along the way", dups)
+}
