@@ -5,12 +5,15 @@ package core
 
 // offsetFetchReq is an OffsetFetch request for some partitions of a group.
 type offsetFetchReq struct {
-	group string
-	parts []*Partition
+	group         string
+	parts         []*Partition
+	requireStable bool // OffsetFetch v7+ require_stable (KIP-447)
 }
 
 // offsetFetchResult is an OffsetFetch response: each partition's committed
-// offset (-1: none), or a group-level error name.
+// offset (-1: none), or an error name (UNSTABLE_OFFSET_COMMIT, which Kafka
+// sets on the partitions concerned, fails the whole fetch here as it does
+// in the consumer).
 type offsetFetchResult struct {
 	offsets map[*Partition]int64
 	err     string
@@ -25,6 +28,6 @@ func (b *Broker) handleOffsetCommit(req commitReq, respond func(string)) {
 
 // handleOffsetFetch is GroupCoordinator.handleFetchOffsets.
 func (b *Broker) handleOffsetFetch(req offsetFetchReq) offsetFetchResult {
-	offs, err := b.groups.fetchOffsets(req.group, req.parts)
+	offs, err := b.groups.fetchOffsets(req.group, req.parts, req.requireStable)
 	return offsetFetchResult{offsets: offs, err: err}
 }

@@ -241,9 +241,17 @@ func (m *member) sendOffsetFetch() {
 		return
 	}
 	k.send(b, "OffsetFetch", func() {
-		res := b.handleOffsetFetch(offsetFetchReq{group: k.Group, parts: parts})
+		res := b.handleOffsetFetch(offsetFetchReq{group: k.Group, parts: parts, requireStable: c.preset.stableOffsets})
 		offs, err := res.offsets, res.err
 		k.reply(b, "OffsetFetchResponse", func() {
+			if err == "UNSTABLE_OFFSET_COMMIT" {
+				// UnstableOffsetCommitException: retriable, the coordinator
+				// is kept; ask again after retry.backoff.ms.
+				c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Group: k.Group, Error: err,
+					Detail: fmt.Sprintf("%s: a commit of %s is still being written (UNSTABLE_OFFSET_COMMIT): asking again", k.Name, partNames(parts))})
+				retry()
+				return
+			}
 			if err != "" {
 				m.coordinatorLost(err)
 				retry()

@@ -42,6 +42,9 @@ type group struct {
 	joinGen    int   // identifies the current delayed join
 	joinEnd    int64 // the initial delayed join may be extended up to here
 	initial    bool  // the current join is the initial delayed join
+	// writing: offset commits being appended to __consumer_offsets, per
+	// partition (GroupMetadata.pendingOffsetCommits)
+	writing map[*Partition]int
 }
 
 // gmember is one member as the coordinator sees it.

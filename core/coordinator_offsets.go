@@ -46,7 +46,18 @@ func (co *coordinator) commitOffsets(req commitReq, done func(string)) {
 	for _, p := range req.order {
 		recs = append(recs, log.Record{Key: "offset", Value: offsetValue(g.id, p, req.offsets[p]), HasKey: true})
 	}
+	if g.writing == nil {
+		g.writing = map[*Partition]int{}
+	}
+	for _, p := range req.order {
+		g.writing[p]++
+	}
 	co.appendInternalAt(g.p, recs, func(e string, base int64) {
+		for _, p := range req.order { // written or failed: no longer pending
+			if g.writing[p]--; g.writing[p] <= 0 {
+				delete(g.writing, p)
+			}
+		}
 		if e == "" && co.groups[g.id] == g {
 			for i, p := range req.order {
 				old, had := g.offsets[p]
@@ -60,14 +71,23 @@ func (co *coordinator) commitOffsets(req commitReq, done func(string)) {
 	})
 }
 
-// fetchOffsets returns committed offsets (-1 where none).
-func (co *coordinator) fetchOffsets(groupID string, parts []*Partition) (map[*Partition]int64, string) {
+// fetchOffsets returns committed offsets (-1 where none). With
+// requireStable (KIP-447) a partition whose commit is still being written
+// fails the fetch with UNSTABLE_OFFSET_COMMIT (GroupMetadataManager
+// .getOffsets answers it per partition; the consumer retries the whole
+// fetch, ConsumerCoordinator.OffsetFetchResponseHandler).
+func (co *coordinator) fetchOffsets(groupID string, parts []*Partition, requireStable bool) (map[*Partition]int64, string) {
 	p := co.b.c.offsetsPartition(groupID)
 	if p == nil || !co.loaded[p] {
 		return nil, "NOT_COORDINATOR"
 	}
 	out := map[*Partition]int64{}
 	g := co.groups[groupID]
+	for _, tp := range parts {
+		if requireStable && g != nil && g.writing[tp] > 0 {
+			return nil, "UNSTABLE_OFFSET_COMMIT"
+		}
+	}
 	for _, tp := range parts {
 		out[tp] = -1
 		if g != nil {

@@ -79,6 +79,13 @@ type preset struct {
 	// for; the simulator keeps the older rule, sequence 0, see
 	// Replica.checkSequence.)
 	kip360 bool
+	// stableOffsets: 2.5+ consumers send OffsetFetch with require_stable
+	// (KIP-447; ConsumerCoordinator.sendOffsetFetchRequest), and the
+	// coordinator answers UNSTABLE_OFFSET_COMMIT for a partition whose
+	// commit is still being written (GroupMetadataManager.getOffsets,
+	// hasPendingOffsetCommitsForTopicPartition): the consumer retries, so
+	// it never starts from an offset a pending commit is replacing.
+	stableOffsets bool
 	// batchExpiry: how a batch waiting in the accumulator expires
 	// (TimeoutException): "none" (0.8.2: never, KAFKA-1788), "request"
 	// (0.9-2.0: request.timeout.ms after it was ready or last retried,
@@ -124,7 +131,7 @@ var presets = map[string]*preset{
 	},
 	"2.8": {
 		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, hwWaitsAfterAlterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip360: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
+		kip360: true, stableOffsets: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
 		partitioner: "sticky", batchExpiry: "delivery",
 		defaults: map[string]string{
 			"acks":               "1",
@@ -135,14 +142,14 @@ var presets = map[string]*preset{
 	"3.9": {
 		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true,
-		kip360: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		kip360: true, stableOffsets: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true,
-		kip360: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		kip360: true, stableOffsets: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{"linger.ms": "5"},
 	},
