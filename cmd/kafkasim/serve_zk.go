@@ -30,6 +30,6 @@ func startZooKeeper(addr string, srv *server.Server, stdout, stderr io.Writer, l
 		fmt.Fprintf(stderr, "kafkasim serve: no ZooKeeper listener on %s: %s; serving the rest. Pick another address with --zookeeper HOST:PORT, or --zookeeper off\n", addr, why)
 		return nil
 	}
-	fmt.Fprintf(stdout, "  zookeeper: %s/bin/zkCli.sh -server %s (ZooKeeper-mode clusters: the simulated ensemble, read-only)\n", "/usr/share/zookeeper", zs.Addr())
+	fmt.Fprintf(stdout, "  zookeeper: %s/bin/zkCli.sh -server %s (ZooKeeper-mode clusters: the simulated ensemble, read-only but for delete /controller, which forces a controller election)\n", "/usr/share/zookeeper", zs.Addr())
 	return zs
 }

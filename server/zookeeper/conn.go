@@ -243,6 +243,9 @@ func (c *conn) request(cl *core.Cluster, r *request, spec opSpec) {
 		return
 	}
 	if c.kraft {
+		if spec.class == cWrite {
+			c.s.cfg.Logf("zookeeper: %s: %s %s refused (NOAUTH): this cluster runs KRaft (metadata=kraft), there is no ZooKeeper to write to and no /controller; get /README", c.nc.RemoteAddr(), spec.name, r.path)
+		}
 		frame, last := serveKraft(cl, r, spec)
 		c.send(frame)
 		if last {

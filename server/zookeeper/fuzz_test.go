@@ -42,6 +42,7 @@ func FuzzFrame(f *testing.F) {
 	f.Add(newFrame().int32(7).int32(1).ustring("/x").buffer(nil).done()[4:])
 	f.Add(newFrame().int32(8).int32(104).ustring("/").done()[4:])
 	f.Add(newFrame().int32(9).int32(-11).done()[4:])
+	f.Add(newFrame().int32(10).int32(2).ustring("/controller").int32(-1).done()[4:])
 	zkc, kraft := fuzzClusters(f)
 	srv := &Server{cfg: Config{Logf: func(string, ...any) {}}}
 	f.Fuzz(func(t *testing.T, frame []byte) {

@@ -258,6 +258,17 @@ func TestGoZKKRaft(t *testing.T) {
 	if _, err := conn.Create("/x", nil, 0, gozk.WorldACL(gozk.PermAll)); err != gozk.ErrNoAuth {
 		t.Fatalf("create: %v, want ErrNoAuth", err)
 	}
+	// The controller-election demonstration of ZooKeeper mode: there is no
+	// /controller, the README says why, and the delete is refused.
+	if !strings.Contains(string(readme), "no /controller") {
+		t.Errorf("the README does not explain /controller: %s", readme)
+	}
+	if err := conn.Delete("/controller", -1); err != gozk.ErrNoAuth {
+		t.Fatalf("delete /controller on KRaft: %v, want ErrNoAuth", err)
+	}
+	if _, _, err := conn.Children("/"); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestGoZKClusterReplaced: when the served cluster is replaced (a reset),

@@ -24,8 +24,11 @@ Brokers register with the controller quorum, and the cluster's metadata
 (brokers, topics, partitions, leaders, ISRs) is a log: the records of the
 __cluster_metadata topic, listed here under /__cluster_metadata (one child
 per record, named by its offset; get one to read it). In kafkasim, "print
-metadata" shows the same log. Start a cluster with metadata=zk (versions
-0.8 to 3.9) to see the ZooKeeper tree Kafka used before KRaft.
+metadata" shows the same log. There is no /controller either: the active
+controller is the quorum's Raft leader, so the ZooKeeper-mode demonstration
+"delete /controller" has nothing to delete here. Start a cluster with
+metadata=zk (versions 0.8 to 3.9) to see the ZooKeeper tree Kafka used
+before KRaft, and to force a controller election by deleting /controller.
 `
 
 // kraftSessions hands out session ids for the KRaft view (ZooKeeper's
