@@ -148,7 +148,11 @@ type gen struct {
 	// rs draws the static-membership and manual-poll choices. A stream of
 	// its own keeps r's draws, and so every other choice of a seed, as
 	// they were before those were generated.
-	rs      *xrand.Rand
+	rs *xrand.Rand
+	// rk draws the settings that bring slow mechanisms into a seed's few
+	// minutes of virtual time (mechanismSettings), on a stream of its own
+	// for the same reason.
+	rk      *xrand.Rand
 	cfg     Config
 	unsafe  bool
 	version string
@@ -182,7 +186,8 @@ func Generate(seed uint64, cfg Config) *Case {
 	if cfg.Steps == 0 {
 		cfg.Steps = DefaultSteps
 	}
-	g := &gen{r: xrand.New(seed), rs: xrand.New(seed ^ 0x5eed_57a7_1c00_0000), cfg: cfg, unsafe: cfg.Unsafe}
+	g := &gen{r: xrand.New(seed), rs: xrand.New(seed ^ 0x5eed_57a7_1c00_0000),
+		rk: xrand.New(seed ^ 0x6b1d_5e77_1a65_0000), cfg: cfg, unsafe: cfg.Unsafe}
 	g.setup(seed)
 	for i := 0; i < cfg.Steps; i++ {
 		g.step()

@@ -50,6 +50,7 @@ func (g *gen) setup(seed uint64) {
 	if g.mode == "zk" {
 		set["zookeeper.session.timeout.ms"] = zkSessionMs
 	}
+	g.mechanismSettings(set)
 	if g.unsafe {
 		g.ackLoss, g.unclean, g.reorder, g.redeliver = r.Chance(50), r.Chance(40), r.Chance(50), r.Chance(50)
 		set["min.insync.replicas"] = xrand.Pick(r, []string{"1", "1", "2"})
@@ -83,6 +84,17 @@ func (g *gen) setup(seed uint64) {
 		g.newConsumer()
 	}
 	g.add(core.Wait{Duration: int64(r.Between(100, 2000))})
+}
+
+// mechanismSettings adds, sometimes, the settings that let mechanisms
+// with long default periods act within a seed: the automatic preferred
+// leader election (leader.imbalance.check.interval.seconds, 300 s by
+// default: ZooKeeper's per-broker threshold, KRaft's every imbalanced
+// partition).
+func (g *gen) mechanismSettings(set map[string]string) {
+	if iv := xrand.Pick(g.rk, []string{"", "", "5", "30"}); iv != "" {
+		set["leader.imbalance.check.interval.seconds"] = iv
+	}
 }
 
 // assignorNames are the assignors core accepts (its catalog).
