@@ -18,6 +18,11 @@ const App = {
   whereId: 1,
 
   async boot() {
+    // What the first session may need is fetched while the wasm loads.
+    this.early = {
+      examples: fetch("scenarios/index.json").then((r) => r.json()).catch(() => []),
+      welcome: fetch("assets/welcome.ksim").then((r) => r.text()),
+    };
     try {
       await kafkasim._start();
     } catch (e) {
@@ -102,7 +107,7 @@ const App = {
         return;
       } catch (e) { console.warn("restore:", e); }
     }
-    const text = await (await fetch("assets/welcome.ksim")).text();
+    const text = await this.early.welcome;
     kafkasim.load(text, "welcome: a live cluster");
     this.setName(kafkasim.name);
     kafkasim.play();
@@ -238,7 +243,7 @@ const App = {
       else if (t === "branches") Panels.renderBranches();
       else if (t === "script") Panels.renderScript();
       if (t !== "findings") {
-        const n = kafkasim.findings().length;
+        const n = kafkasim._call("findingsCount");
         document.getElementById("findings-count").textContent = n ? String(n) : "";
       }
       const st = kafkasim.state();
@@ -291,7 +296,7 @@ const App = {
 
   async loadExamples() {
     try {
-      this.examples = await (await fetch("scenarios/index.json")).json();
+      this.examples = await this.early.examples;
     } catch (e) { this.examples = []; }
     this.renderExamples("");
   },

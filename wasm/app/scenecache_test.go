@@ -99,3 +99,31 @@ func sceneCacheRun(t *testing.T, name string) {
 	check("after a seek back")
 	t.Logf("%d recent deliveries marked duplicate along the way", dups)
 }
+
+// TestFindingsCount: paused, the badge count is the checker's count now;
+// playing, it is at most findingsEvery virtual ms old.
+func TestFindingsCount(t *testing.T) {
+	e := acks1(t)
+	if err := e.Advance(62_000); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := e.FindingsCount(), len(e.Findings()); got != want || want == 0 {
+		t.Fatalf("paused: count %d, findings %d", got, want)
+	}
+	e2 := acks1(t)
+	e2.Play()
+	for i := 0; i < 260; i++ {
+		if _, err := e2.Tick(250); err != nil {
+			t.Fatal(err)
+		}
+		got := e2.FindingsCount()
+		stale := e2.ccache.at != e2.sess.Driver().Events().TraceCount()
+		if age := e2.Now() - e2.ccache.now; stale && age >= findingsEvery {
+			t.Fatalf("count %d is %d virtual ms old", got, age)
+		}
+	}
+	e2.Pause()
+	if got, want := e2.FindingsCount(), len(e2.Findings()); got != want {
+		t.Errorf("paused after playing: count %d, findings %d", got, want)
+	}
+}

@@ -123,7 +123,10 @@ func (gm *game) Update() error {
 		}
 		gm.tick = nil
 	}
-	if !gm.posted {
+	if !gm.posted && (gm.drewSince || gm.s == nil) {
+		// at most one scene a drawn frame: Update can run several times
+		// a frame when frames are slow
+		gm.drewSince = false
 		gm.pull()
 	}
 	l := gm.layout()

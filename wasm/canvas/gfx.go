@@ -81,7 +81,7 @@ func newGfx() *gfx {
 	g.white = ebiten.NewImage(3, 3)
 	g.white.Fill(color.White)
 	g.white = g.white.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
-	g.font = ebiten.NewImageFromImage(fontAtlas())
+	g.font = fontAtlas()
 	for k := shCircle; k <= shDot; k++ {
 		g.shapes[k] = renderShape(k)
 	}
@@ -93,18 +93,24 @@ func newGfx() *gfx {
 }
 
 // fontAtlas turns basicfont's 7x13 masks into an image (white, alpha =
-// the mask) so glyphs can be drawn in any colour.
-func fontAtlas() image.Image {
+// the mask, premultiplied) so glyphs can be drawn in any colour. It
+// writes the pixels itself: ebiten.NewImageFromImage would bring
+// image/draw into the binary for this one image.
+func fontAtlas() *ebiten.Image {
 	m := basicfont.Face7x13.Mask
 	b := m.Bounds()
-	img := image.NewRGBA(b)
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			_, _, _, a := m.At(x, y).RGBA()
+	w, h := b.Dx(), b.Dy()
+	pix := make([]byte, 4*w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			_, _, _, a := m.At(b.Min.X+x, b.Min.Y+y).RGBA()
 			v := uint8(a >> 8)
-			img.SetRGBA(x, y, color.RGBA{v, v, v, v})
+			i := 4 * (y*w + x)
+			pix[i], pix[i+1], pix[i+2], pix[i+3] = v, v, v, v
 		}
 	}
+	img := ebiten.NewImage(w, h)
+	img.WritePixels(pix)
 	return img
 }
 

@@ -130,17 +130,19 @@ func Handlers(e *app.Engine) map[string]Handler {
 			ok, err := e.Step()
 			return map[string]any{"stepped": ok, "now": e.Now()}, err
 		},
-		"seek":      func(a []js.Value) (any, error) { return e.Now(), e.SeekTo(int64(num(a, 0, 0))) },
-		"speed":     func(a []js.Value) (any, error) { return e.SetSpeed(num(a, 0, 1)), nil },
-		"now":       func(a []js.Value) (any, error) { return e.Now(), nil },
-		"state":     func(a []js.Value) (any, error) { return e.State(num(a, 0, 0) != 0), nil },
-		"snapshot":  func(a []js.Value) (any, error) { return e.Snapshot(), nil },
-		"findings":  func(a []js.Value) (any, error) { return e.Findings(), nil },
-		"story":     func(a []js.Value) (any, error) { return e.Story(str(a, 0)) },
-		"script":    func(a []js.Value) (any, error) { return e.Script(), nil },
-		"share":     func(a []js.Value) (any, error) { return e.Share() },
-		"openShare": func(a []js.Value) (any, error) { return e.OpenShare(str(a, 0)), nil },
-		"switch":    func(a []js.Value) (any, error) { return e.Now(), e.Switch(int(num(a, 0, 0))) },
+		"seek":     func(a []js.Value) (any, error) { return e.Now(), e.SeekTo(int64(num(a, 0, 0))) },
+		"speed":    func(a []js.Value) (any, error) { return e.SetSpeed(num(a, 0, 1)), nil },
+		"now":      func(a []js.Value) (any, error) { return e.Now(), nil },
+		"state":    func(a []js.Value) (any, error) { return e.State(num(a, 0, 0) != 0), nil },
+		"snapshot": func(a []js.Value) (any, error) { return e.Snapshot(), nil },
+		"findings": func(a []js.Value) (any, error) { return e.Findings(), nil },
+		// findingsCount: the tab badge's count, cheap while playing
+		"findingsCount": func(a []js.Value) (any, error) { return e.FindingsCount(), nil },
+		"story":         func(a []js.Value) (any, error) { return e.Story(str(a, 0)) },
+		"script":        func(a []js.Value) (any, error) { return e.Script(), nil },
+		"share":         func(a []js.Value) (any, error) { return e.Share() },
+		"openShare":     func(a []js.Value) (any, error) { return e.OpenShare(str(a, 0)), nil },
+		"switch":        func(a []js.Value) (any, error) { return e.Now(), e.Switch(int(num(a, 0, 0))) },
 		"compare": func(a []js.Value) (any, error) {
 			return e.Compare(int(num(a, 0, 0)), int(num(a, 1, 0)), int64(num(a, 2, -1)))
 		},
