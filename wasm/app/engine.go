@@ -2,7 +2,8 @@
 // is tested natively: a Session (the timeline), the play/pause/speed
 // transport driven by the page's animation frames, and the views the page
 // shows (state, events, stories, findings, panels, comparisons). The
-// wasm/engine binary exposes Engine's methods on window as JSON.
+// wasm/engine package exposes Engine's methods on window as JSON, inside
+// the page's one binary (wasm/canvas), which also draws its scenes.
 package app
 
 import (

@@ -34,6 +34,10 @@ const (
 	// MinCheckpointGap is the least virtual time between two checkpoints
 	// Prepare builds: below it, replaying is fast anyway.
 	MinCheckpointGap = 10_000
+	// ParkedWireMs is how much of its wire log (the messages the canvas
+	// animates) a parked driver keeps: the trace is kept whole (stories
+	// read it), the wire only this far back from the parking moment.
+	ParkedWireMs = 10_000
 )
 
 // checkpoint is a driver parked at a moment of a branch.
@@ -50,6 +54,7 @@ func (s *Session) park(branch int, d *Driver) {
 		return
 	}
 	at := d.Now()
+	d.events.trimWire(at - ParkedWireMs)
 	for i, c := range s.cps {
 		if c.branch == branch && c.at == at { // the same moment: keep the newer
 			s.cps[i].drv = d

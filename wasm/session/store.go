@@ -98,3 +98,12 @@ func (s *Store) WireSince(from int64) []core.Event {
 	}
 	return s.wire[lo:]
 }
+
+// trimWire forgets the wire events before from (a parked checkpoint
+// keeps only the recent ones the canvas animates; checkpoint.go).
+func (s *Store) trimWire(from int64) {
+	keep := s.WireSince(from)
+	if len(keep) < len(s.wire) {
+		s.wire = append([]core.Event(nil), keep...)
+	}
+}
