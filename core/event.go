@@ -160,6 +160,14 @@ type Event struct {
 	// Minor marks routine detail (internal topics' replication, offsets
 	// committed again unchanged) that traces hide unless verbose.
 	Minor bool `json:"minor,omitempty"`
+	// Outside marks an outside observer's traffic: an outside ZooKeeper
+	// client's reads, pings, watch events and sessions (not commands, so a
+	// replay of the command history has none). It takes no number of the
+	// simulation's own sequence (Seq repeats the previous event's) and its
+	// messages have ids of their own (OutsideMsgIDs and up): the
+	// simulation's events are the same, numbers included, whether anyone
+	// looks or not.
+	Outside bool `json:"outside,omitempty"`
 }
 
 // Values returns the record values of e, in offset order.

@@ -33,6 +33,7 @@ type message struct {
 	dropped   string // why it will be dropped, decided at send time
 	deliver   func()
 	refused   func() // run at the sender if the receiver's process is dead (TCP reset)
+	outside   bool   // an outside observer's (Event.Outside)
 }
 
 // network holds the hosts, links and the current split.
@@ -43,7 +44,9 @@ type network struct {
 	links  map[[2]int]*link
 	group  map[int]int // host -> split group (1-based); absent = reaches all
 	seq    uint64
-	nextID int // ids are never reused, so a removed host's links stay its own
+	// outsideSeq numbers outside observers' messages (OutsideMsgIDs and up).
+	outsideSeq uint64
+	nextID     int // ids are never reused, so a removed host's links stay its own
 }
 
 func (n *network) init(c *Cluster) {
@@ -139,7 +142,12 @@ func (n *network) arrive(m *message) {
 }
 
 func (n *network) drop(m *message, why string) {
-	n.c.emit(Event{Type: EvMsgDrop, From: m.from.name, To: m.to.name, Msg: m.kind, MsgID: m.id, Detail: why})
+	e := Event{Type: EvMsgDrop, From: m.from.name, To: m.to.name, Msg: m.kind, MsgID: m.id, Detail: why}
+	if m.outside {
+		n.c.emitOutside(e)
+		return
+	}
+	n.c.emit(e)
 }
 
 // host resolves a host name used in net commands.

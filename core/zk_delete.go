@@ -52,7 +52,7 @@ func (x ZKDelete) applyConn(c *Cluster) error {
 	case x.Version < -1:
 		return fmt.Errorf("zk delete: version %d: want -1 (any) or the znode's data version", x.Version)
 	}
-	k := (&ZooKeeper{z: z}).As(x.Conn, x.Session)
+	k := (&ZooKeeper{z: z, command: true}).As(x.Conn, x.Session)
 	k.Send("ZkDelete", x.Path, func() func() {
 		// The session only says who hears the answer: the delete runs
 		// whether or not it is still open, so a replay of the history

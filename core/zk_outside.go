@@ -92,6 +92,9 @@ type ZooKeeper struct {
 	z    *zkTree
 	conn string // As: the connection and session its messages are from
 	sid  int64
+	// command: the requests Send carries come from a command (ZKDelete),
+	// so they are the simulation's own events; otherwise Outside.
+	command bool
 }
 
 // As returns the ensemble as seen from one client connection (conn, its
@@ -99,7 +102,7 @@ type ZooKeeper struct {
 // messages Send carries name them (Event.Conn, Event.Session), so the
 // browser draws each outside client apart.
 func (k *ZooKeeper) As(conn string, sid int64) *ZooKeeper {
-	return &ZooKeeper{z: k.z, conn: conn, sid: sid}
+	return &ZooKeeper{z: k.z, conn: conn, sid: sid, command: k.command}
 }
 
 // ZooKeeper returns the ensemble, or nil when the cluster runs KRaft.
@@ -153,11 +156,12 @@ func (k *ZooKeeper) Now() int64 { return k.z.c.now }
 func (k *ZooKeeper) Send(kind, path string, serve func() (reply func())) {
 	n := &k.z.c.net
 	cli, zk := k.z.clientNode(), k.z.c.md.node
-	req := zkMsg{kind: kind, path: path, conn: k.conn, session: k.sid}
+	req := zkMsg{kind: kind, path: path, conn: k.conn, session: k.sid, outside: !k.command}
 	n.sendFixed(cli, zk, req, func() {
 		if back := serve(); back != nil {
+			// A reply reaches an outside session: only the live run has one.
 			resp := req
-			resp.kind = kind + "Response"
+			resp.kind, resp.outside = kind+"Response", true
 			if resp.session == 0 { // the connect: its reply carries the new session
 				if s := k.z.bySessionConn(k.conn); s != nil {
 					resp.session = s.id
@@ -194,7 +198,7 @@ func (k *ZooKeeper) OpenSession(timeout int64, notify func(ZKWatchEvent)) (ZKSes
 	z.nextSID++
 	o.sessions[s.id] = s
 	z.touch(s)
-	z.c.emit(Event{Type: EvZK, Op: "createSession", Session: s.id, Conn: s.conn, Detail: fmt.Sprintf("session %s opened by %s (timeout %d ms)", sessionHex(s.id), clientName(s.conn), s.timeout)})
+	z.c.emitOutside(Event{Type: EvZK, Op: "createSession", Session: s.id, Conn: s.conn, Detail: fmt.Sprintf("session %s opened by %s (timeout %d ms)", sessionHex(s.id), clientName(s.conn), s.timeout)})
 	return ZKSession{ID: s.id, Passwd: zkPasswd(s.id), Timeout: s.timeout}, nil
 }
 
@@ -393,7 +397,7 @@ func (z *zkTree) dropObserver(s *zkObserver, why string) {
 			}
 		}
 	}
-	z.c.emit(Event{Type: EvZK, Op: "closeSession", Session: s.id, Conn: s.conn, Detail: fmt.Sprintf("session %s of %s %s", sessionHex(s.id), clientName(s.conn), why)})
+	z.c.emitOutside(Event{Type: EvZK, Op: "closeSession", Session: s.id, Conn: s.conn, Detail: fmt.Sprintf("session %s of %s %s", sessionHex(s.id), clientName(s.conn), why)})
 }
 
 // fire triggers the outside watches a change to path sets off, once each
@@ -438,7 +442,7 @@ func (z *zkTree) fire(path string, typ ZKEventType, zxid int64) {
 // reaches the connection the session had when the event was sent.
 func (z *zkTree) notify(s *zkObserver, ev ZKWatchEvent) {
 	deliver := s.notify
-	m := zkMsg{kind: "ZkWatchEvent", path: ev.Path, op: ev.Type.String(), conn: s.conn, session: s.id}
+	m := zkMsg{kind: "ZkWatchEvent", path: ev.Path, op: ev.Type.String(), conn: s.conn, session: s.id, outside: true}
 	if ev.Expired {
 		m.kind, m.op = "ZkSessionExpired", ""
 	}
@@ -473,6 +477,28 @@ type zkMsg struct {
 	kind, path, op, conn string
 	session              int64
 	jitter               bool // draw the network's jitter (brokers' traffic; never outside clients')
+	outside              bool // an outside observer's message (Event.Outside)
+}
+
+// OutsideMsgIDs is the first message id of outside observers' messages,
+// apart from the simulation's own (below 2^53: exact in JavaScript too).
+const OutsideMsgIDs = uint64(1) << 52
+
+// emitOutside records an outside observer's event (Event.Outside): it
+// takes no number of the simulation's sequence, its Seq repeats the last
+// one's, so the simulation's own events are numbered as a replay of the
+// command history numbers them.
+func (c *Cluster) emitOutside(e Event) {
+	if c.quiet {
+		return
+	}
+	e.Outside = true
+	seq := c.evSeq
+	c.emit(e)
+	c.evSeq = seq
+	if n := len(c.events); n > 0 && !c.muted {
+		c.events[n-1].Seq = seq
+	}
 }
 
 // bySessionConn finds the outside session opened by connection conn.
@@ -508,8 +534,15 @@ func (n *network) sendFixed(from, to *node, m zkMsg, deliver func()) {
 	}
 	at := max(c.now+lat, l.lastDeliver)
 	l.lastDeliver = at
-	n.seq++
-	msg := &message{id: n.seq, from: from, to: to, kind: m.kind, sentAt: c.now, deliverAt: at, deliver: deliver}
+	var id uint64
+	if m.outside {
+		n.outsideSeq++
+		id = OutsideMsgIDs + n.outsideSeq
+	} else {
+		n.seq++
+		id = n.seq
+	}
+	msg := &message{id: id, from: from, to: to, kind: m.kind, sentAt: c.now, deliverAt: at, deliver: deliver, outside: m.outside}
 	switch {
 	case l.dropAll:
 		msg.dropped = "dropped (net drop)"
@@ -517,7 +550,12 @@ func (n *network) sendFixed(from, to *node, m zkMsg, deliver func()) {
 		l.drop--
 		msg.dropped = "dropped (net drop)"
 	}
-	c.emit(Event{Type: EvMsgSend, From: from.name, To: to.name, Msg: m.kind, Path: m.path, Op: m.op, Conn: m.conn, Session: m.session,
-		MsgID: msg.id, SentAt: msg.sentAt, DeliverAt: at})
+	e := Event{Type: EvMsgSend, From: from.name, To: to.name, Msg: m.kind, Path: m.path, Op: m.op, Conn: m.conn, Session: m.session,
+		MsgID: msg.id, SentAt: msg.sentAt, DeliverAt: at}
+	if m.outside {
+		c.emitOutside(e)
+	} else {
+		c.emit(e)
+	}
 	c.after(at-c.now, func() { n.arrive(msg) })
 }

@@ -279,10 +279,18 @@ func TestZKObserverDoesNotPerturb(t *testing.T) {
 			}
 			_, _ = c.Advance(997)
 			for _, e := range c.Events() {
-				if e.From == ZKClientHost || e.To == ZKClientHost || e.Op == "createSession" || e.Session != 0 && e.Broker == 0 && e.Group == "" {
+				if e.Outside {
+					if e.Seq == 0 || e.Type == EvMsgSend && e.MsgID < OutsideMsgIDs {
+						t.Fatalf("outside event %+v: no seq or a simulation message id", e)
+					}
 					continue
 				}
-				out = append(out, fmt.Sprintf("%d %s", e.At, e.Text()))
+				if e.From == ZKClientHost || e.To == ZKClientHost || e.Session != 0 && e.Broker == 0 && e.Group == "" {
+					t.Fatalf("an outside client's event not marked Outside: %+v", e)
+				}
+				// Numbers included: a live page's copy, replaying the
+				// commands, matches the room's events by Seq.
+				out = append(out, fmt.Sprintf("%d #%d id%d %s", e.At, e.Seq, e.MsgID, e.Text()))
 			}
 		}
 		var stats []ZKStat
