@@ -26,17 +26,25 @@ func (p *Producer) expire() {
 			// while an earlier one is still being sent (KAFKA-3388).
 			continue
 		}
-		for _, b := range append([]*pbatch(nil), q.batches...) {
+		// q.batches itself until the first expiry: failing a batch changes
+		// the queue, so the look goes on over a copy from there.
+		bs, copied := q.batches, false
+		for i := 0; i < len(bs); i++ {
+			b := bs[i]
 			if b.inflight || len(b.recs) == 0 {
 				continue
 			}
-			due, why := p.expiry(q, b, rule)
+			due, _ := p.expiry(q, b, rule, false)
 			if p.c.now < due {
 				if next < 0 || due < next {
 					next = due
 				}
 				break
 			}
+			if !copied {
+				bs, copied = append([]*pbatch(nil), bs...), true
+			}
+			_, why := p.expiry(q, b, rule, true)
 			p.c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: q.p.Name, Records: b.recs, Error: "TIMEOUT", Attempt: b.attempts, Fate: FateFailed, Detail: why})
 			p.fail(b, "TIMEOUT")
 		}
@@ -44,8 +52,9 @@ func (p *Producer) expire() {
 	p.wakeAt(next)
 }
 
-// expiry returns when batch b of q expires and, if that is now or past,
-// the TimeoutException message Kafka gives.
+// expiry returns when batch b of q expires and, with why (asked only once
+// it has: the Sender looks at every waiting batch on each run), the
+// TimeoutException message Kafka gives.
 //
 // 2.1+ (KIP-91, ProducerBatch.hasReachedDeliveryTimeout): delivery.timeout.ms
 // after the batch was created ("Expiring N record(s) for t-0:X ms has
@@ -59,28 +68,37 @@ func (p *Producer) expire() {
 // retry.backoff.ms. Every comparison is strict (timeout < waited). The
 // leader need not be unknown: KAFKA-2805 (0.9.0.0) dropped that condition,
 // though the method's comment still speaks of "metadata not available".
-func (p *Producer) expiry(q *pqueue, b *pbatch, rule string) (int64, string) {
+func (p *Producer) expiry(q *pqueue, b *pbatch, rule string, why bool) (int64, string) {
 	now := p.c.now
-	head := fmt.Sprintf("Expiring %d record(s) for %s", len(b.recs), q.p.Name)
+	head := func() string { return fmt.Sprintf("Expiring %d record(s) for %s", len(b.recs), q.p.Name) }
 	if rule == "delivery" {
 		due := b.created + p.conf.deliveryMs
-		return due, fmt.Sprintf("%s:%d ms has passed since batch creation", head, now-b.created)
+		if !why {
+			return due, ""
+		}
+		return due, fmt.Sprintf("%s:%d ms has passed since batch creation", head(), now-b.created)
 	}
 	t := p.conf.requestTimeout
 	if b.attempts > 0 {
 		// reenqueued: lastAttemptMs = max(lastAppendTime, now)
 		due := b.lastAttempt + p.conf.backoff + t + 1
-		return due, fmt.Sprintf("%s: %d ms has passed since last attempt plus backoff time", head, now-b.lastAttempt-p.conf.backoff)
+		if !why {
+			return due, ""
+		}
+		return due, fmt.Sprintf("%s: %d ms has passed since last attempt plus backoff time", head(), now-b.lastAttempt-p.conf.backoff)
 	}
 	full := b != q.last() || b.closed || b.bytes >= p.conf.batchSize
 	due, byAppend := b.created+p.conf.lingerMs+t+1, b.lastAppend+t+1
 	if full {
 		due = min(due, byAppend)
 	}
-	if full && now >= byAppend { // maybeExpire tests this first
-		return due, fmt.Sprintf("%s: %d ms has passed since last append", head, now-b.lastAppend)
+	switch {
+	case !why:
+		return due, ""
+	case full && now >= byAppend: // maybeExpire tests this first
+		return due, fmt.Sprintf("%s: %d ms has passed since last append", head(), now-b.lastAppend)
 	}
-	return due, fmt.Sprintf("%s: %d ms has passed since batch creation plus linger time", head, now-b.created-p.conf.lingerMs)
+	return due, fmt.Sprintf("%s: %d ms has passed since batch creation plus linger time", head(), now-b.created-p.conf.lingerMs)
 }
 
 // wakeAt makes the Sender run at virtual time at (if >= 0), unless a wake-up
