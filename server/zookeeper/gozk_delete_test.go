@@ -73,6 +73,10 @@ func TestGoZKDeleteController(t *testing.T) {
 	if ctrl == 0 || !strings.Contains(string(data), `"brokerid":`+strconv.Itoa(ctrl)) {
 		t.Fatalf("the core's controller %d, /controller says %s", ctrl, data)
 	}
+	// The root's ACL is open (OPEN_ACL_UNSAFE), Kafka's znodes' are not.
+	if acl, _, err := conn.GetACL("/"); err != nil || len(acl) != 1 || acl[0].Scheme != "world" || acl[0].Perms != gozk.PermAll {
+		t.Fatalf("getACL /: %+v %v", acl, err)
+	}
 	// Other writes stay refused, and the session is fine.
 	if err := conn.Delete("/controller_epoch", -1); err != gozk.ErrNoAuth {
 		t.Fatalf("delete /controller_epoch: %v, want ErrNoAuth", err)

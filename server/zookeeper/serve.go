@@ -23,6 +23,21 @@ type acl struct {
 // principal, read for anyone). It is why outside writes get NOAUTH.
 var kafkaACL = []acl{{permAll, "sasl", "kafka"}, {permRead, "world", "anyone"}}
 
+// openACL is ZooKeeper's OPEN_ACL_UNSAFE, the ACL of the znodes the
+// ensemble makes itself (/, /zookeeper, /zookeeper/quota): anyone may do
+// anything. The open root is why a real client may delete /controller:
+// ZooKeeper checks a delete against the parent's ACL.
+var openACL = []acl{{permAll, "world", "anyone"}}
+
+// aclOf is a znode's ACL.
+func aclOf(path string) []acl {
+	switch path {
+	case "/", "/zookeeper", "/zookeeper/quota":
+		return openACL
+	}
+	return kafkaACL
+}
+
 // Watcher types of checkWatches and removeWatches (WatcherType).
 const (
 	watchChildren = 1
@@ -88,8 +103,9 @@ func (c *conn) serve(zk *core.ZooKeeper, r *request, spec opSpec) (frame []byte,
 		if !ok {
 			return fail(errNoNode), false
 		}
-		e := header(r.xid, zxid, errOK).int32(int32(len(kafkaACL)))
-		for _, a := range kafkaACL {
+		list := aclOf(r.path)
+		e := header(r.xid, zxid, errOK).int32(int32(len(list)))
+		for _, a := range list {
 			e.int32(a.perms).ustring(a.scheme).ustring(a.id)
 		}
 		return e.stat(st).done(), false
