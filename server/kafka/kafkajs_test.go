@@ -101,7 +101,7 @@ func TestKafkaJS(t *testing.T) {
 	}
 	var res struct {
 		Partitions, Read int
-		Bad          []any
+		Bad              []any
 	}
 	if err := json.Unmarshal([]byte(lastLines(string(out), 1)), &res); err != nil {
 		t.Fatalf("kafkajs output %q: %v", out, err)
