@@ -46,6 +46,9 @@ func (p *Producer) place(d *dest, pr *precord, more int) {
 		return
 	}
 	p.accumulate(d.t.parts[part], pr, more)
+	if pr.partition < 0 && !pr.rec.HasKey && p.conf.partitioner == "uniform" {
+		p.uniformAppended(d, part, recordSize(pr.rec))
+	}
 }
 
 // partition picks a partition: murmur2 of the key over all partitions;
@@ -67,22 +70,23 @@ func (p *Producer) partition(d *dest, pr *precord) int {
 			return avail[cnt%len(avail)]
 		}
 		return cnt % d.n
+	case "uniform":
+		return p.uniformPartition(d)
 	default:
 		return p.stickyPartition(d, pr)
 	}
 }
 
-// stickyPartition is KIP-480 (2.4-3.2: switch when a new batch starts) and
-// KIP-794 (3.3+: switch after batch.size bytes); the next partition is a
-// random available one, different from the last.
+// stickyPartition is KIP-480 (2.4-3.2, DefaultPartitioner with
+// StickyPartitionCache): switch when a new batch would start; the next
+// partition is a random available one, different from the last
+// (StickyPartitionCache.nextPartition@3.2).
 func (p *Producer) stickyPartition(d *dest, pr *precord) int {
 	st, t, n := d.st, d.t, d.n
 	size := recordSize(pr.rec)
 	if st.sticky >= 0 && st.sticky < n {
 		switchNow := false
-		if p.conf.partitioner == "uniform" {
-			switchNow = st.stickyBytes >= max(p.conf.batchSize, 1)
-		} else if q := p.queues[t.parts[st.sticky]]; q != nil {
+		if q := p.queues[t.parts[st.sticky]]; q != nil {
 			last := q.last()
 			switchNow = last == nil || last.closed || last.bytes+size > p.conf.batchSize && len(last.recs) > 0
 		}
