@@ -140,6 +140,7 @@ var knobs = map[string]knob{
 	// clients
 	"request.timeout.ms":                    {scopeClient, "30000", intIn(1, math.MaxInt32)},
 	"retry.backoff.ms":                      {scopeClient, "100", intIn(0, math.MaxInt32)},
+	"retry.backoff.max.ms":                  {scopeProducer, "1000", intIn(0, math.MaxInt32)}, // KIP-580 (3.7+); the producer's batch retries only
 	"metadata.max.age.ms":                   {scopeClient, "300000", intIn(0, math.MaxInt32)},
 	"acks":                                  {scopeProducer, "all", oneOf("0", "1", "all", "-1")},
 	"retries":                               {scopeProducer, "2147483647", intIn(0, math.MaxInt32)},

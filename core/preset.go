@@ -92,6 +92,11 @@ type preset struct {
 	// RecordAccumulator.expiredBatches/ProducerBatch.maybeExpire@0.11.0),
 	// "delivery" (2.1+: delivery.timeout.ms after creation, KIP-91).
 	batchExpiry string
+	// expBackoff: 3.7+ producers back off exponentially between retries of
+	// a batch (KIP-580: retry.backoff.ms doubling up to retry.backoff.max.ms,
+	// 20% jitter; RecordAccumulator.shouldBackoff@3.7) and skip the backoff
+	// when the partition has a newer leader (KAFKA-15415, 3.7).
+	expBackoff bool
 	// partitioner: keyless default: "roundrobin" (<=2.3), "sticky" (2.4-3.2, KIP-480), "uniform" (3.3+, KIP-794).
 	partitioner string
 	defaults    map[string]string
@@ -141,14 +146,14 @@ var presets = map[string]*preset{
 	},
 	"3.9": {
 		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true,
+		kip841: true, placeFenced: true, expBackoff: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true,
+		kip841: true, placeFenced: true, expBackoff: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{"linger.ms": "5"},

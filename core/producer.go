@@ -19,6 +19,7 @@ type producerConf struct {
 	batchSize      int
 	requestTimeout int64
 	backoff        int64
+	backoffMax     int64 // retry.backoff.max.ms (3.7+, KIP-580)
 	deliveryMs     int64 // 0: none (pre-2.1 producers)
 	partitioner    string
 }
@@ -48,6 +49,7 @@ type Producer struct {
 	parts   map[string]*partitionerState // by topic
 	pending int                          // records sent but not acked or failed
 	wake    int64                        // when the Sender is next woken to expire batches; 0: none
+	jitter  *rng                         // retry backoff jitter (3.7+), a stream of its own
 }
 
 // preq is a Produce request in flight.
@@ -71,6 +73,9 @@ func (c *Cluster) newProducer(cmd NewProducer) error {
 	}
 	p := &Producer{c: c, Name: cmd.Name, conf: conf, pid: -1, queues: map[*Partition]*pqueue{}, inflt: map[int]int{},
 		reqs: map[int]*preq{}, parts: map[string]*partitionerState{}}
+	if c.preset.expBackoff {
+		p.jitter = newRNG(jitterSeed(c.opts.Seed, cmd.Name))
+	}
 	p.node = c.net.add(cmd.Name, nil)
 	p.meta = newMetaView(c, p.node, s, p.drain, func() bool { return true })
 	p.conns = newConns(c, p.Name, p.node, p.drain, p.meta.refresh, func() bool { return true })
@@ -89,7 +94,7 @@ func (c *Cluster) producerConf(s settings, explicit map[string]string) (producer
 	pc := producerConf{
 		retries: s.int("retries"), maxInFlight: int(s.int("max.in.flight.requests.per.connection")),
 		idempotent: s.bool("enable.idempotence"), lingerMs: s.int("linger.ms"), batchSize: int(s.int("batch.size")),
-		requestTimeout: s.int("request.timeout.ms"), backoff: s.int("retry.backoff.ms"), deliveryMs: s.int("delivery.timeout.ms"),
+		requestTimeout: s.int("request.timeout.ms"), backoff: s.int("retry.backoff.ms"), backoffMax: s.int("retry.backoff.max.ms"), deliveryMs: s.int("delivery.timeout.ms"),
 		partitioner: s["partitioner"],
 	}
 	switch s["acks"] {

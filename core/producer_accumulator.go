@@ -43,11 +43,14 @@ type pbatch struct {
 	lastAppend  int64
 	lastAttempt int64
 	attempts    int
-	retryAt     int64
-	seq         int32 // -1 until first sent (idempotent)
-	epoch       int16
-	inflight    bool
-	closed      bool // no more appends (sent once, or full)
+	// sentEpoch: the partition's leader epoch in the producer's metadata
+	// when the batch was last sent (-1: unknown), for KAFKA-15415.
+	sentEpoch int32
+	retryAt   int64
+	seq       int32 // -1 until first sent (idempotent)
+	epoch     int16
+	inflight  bool
+	closed    bool // no more appends (sent once, or full)
 }
 
 // numbered: some batch has its sequence (in flight or waiting for a retry).

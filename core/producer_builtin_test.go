@@ -56,3 +56,39 @@ func TestNextUniformWeights(t *testing.T) {
 		t.Errorf("partition 2 leaderless: want about 750, 2250, 0 picks, got %v", n)
 	}
 }
+
+// TestRetryBackoff checks KIP-580's ExponentialBackoff(100, 2, 1000, 0.2)
+// for attempts 1..6, a constant max when retry.backoff.max.ms is below
+// retry.backoff.ms, and retry.backoff.ms unchanged before 3.7.
+func TestRetryBackoff(t *testing.T) {
+	for _, v := range []string{"3.9", "2.8"} {
+		c, err := New(Options{Brokers: 1, Seed: 3, Version: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Apply(NewProducer{Name: "p"}); err != nil {
+			t.Fatal(err)
+		}
+		p := c.producers["p"]
+		b := &pbatch{}
+		for attempts, want := range []int64{0, 100, 200, 400, 800, 1000, 1000} {
+			if attempts == 0 {
+				continue
+			}
+			b.attempts = attempts
+			for range 200 {
+				got := p.retryBackoff(b)
+				switch {
+				case v == "2.8" && got != 100:
+					t.Fatalf("2.8 attempt %d: backoff %d, want 100", attempts, got)
+				case v == "3.9" && (got < want*8/10 || got >= want*12/10 || got > 1000):
+					t.Fatalf("3.9 attempt %d: backoff %d, want [%d, %d) and <= 1000", attempts, got, want*8/10, want*12/10)
+				}
+			}
+		}
+		p.conf.backoff, p.conf.backoffMax = 500, 300
+		if got := p.retryBackoff(b); v == "3.9" && got != 300 {
+			t.Errorf("max below initial: backoff %d, want 300", got)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func (p *Producer) nextBatch(q *pqueue) *pbatch {
 	}
 	now := p.c.now
 	switch {
-	case b.retryAt > now:
+	case b.retryAt > now && !p.newLeader(b):
 		return nil
 	case p.conf.maxInFlight == 1 && q.inflt > 0:
 		return nil
@@ -128,6 +128,10 @@ func (p *Producer) sendRequest(id int, batches []*pbatch) {
 			q.nextSeq += int32(len(b.recs))
 		}
 		b.closed, b.inflight = true, true
+		b.sentEpoch = -1
+		if e, ok := p.meta.epochs[b.q.p]; ok {
+			b.sentEpoch = e
+		}
 		b.q.inflt++
 		req.parts[i] = producePart{p: b.q.p, records: b.recs, baseSeq: b.seq, pepoch: b.epoch}
 		if !c.quiet {
@@ -324,9 +328,10 @@ func (p *Producer) failBatch(b *pbatch, err string) {
 		}
 		b.attempts++
 		b.lastAttempt, b.lastAppend = max(b.lastAppend, c.now), max(b.lastAppend, c.now) // ProducerBatch.reenqueued
-		b.retryAt = c.now + p.conf.backoff
+		wait := p.retryBackoff(b)
+		b.retryAt = c.now + wait
 		p.requeue(b)
-		c.after(p.conf.backoff, p.drain)
+		c.after(wait, p.drain)
 		return
 	}
 	p.fail(b, err)
