@@ -5,7 +5,8 @@
 //                 and replay it here to the room's moment: the student's
 //                 own copy; what they do stays in this page. A banner
 //                 leads back to the live room.
-//   /?room=CODE   goes to the classroom page of that room.
+//   /?room=CODE   joins that classroom room in live mode (live.js);
+//                 #token=T makes this tab its teacher.
 //   /?share=ID    load a scenario stored on the server (a share link too
 //                 long for the URL fragment) and play it to its end.
 //   share()       for a session too long for a link, store it on the
@@ -15,7 +16,9 @@ const ServerLink = {
   // restore opens a fork or a stored share; true when it did.
   async restore(app) {
     const q = new URLSearchParams(location.search);
-    if (q.get("room")) { // a join link typed without /classroom
+    await Live.init(); // the classroom (live.js), when a server serves the page
+    if (q.get("room")) {
+      if (Live.available) return Live.restore();
       location.replace("classroom?room=" + encodeURIComponent(q.get("room")) + location.hash);
       return true;
     }

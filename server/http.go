@@ -87,8 +87,14 @@ func (s *Server) info(r *http.Request, cr *classroom) protocol.RoomInfo {
 	b := s.base(r)
 	ws := "ws" + strings.TrimPrefix(b, "http") + "/api/rooms/" + cr.code + "/ws"
 	st := cr.room.Stats()
+	// Students join in the app (its live mode) when the server has it,
+	// else on the server's own classroom page.
+	join := b + "/?room=" + url.QueryEscape(cr.code)
+	if s.cfg.App == nil {
+		join = b + "/classroom?room=" + url.QueryEscape(cr.code)
+	}
 	return protocol.RoomInfo{
-		Code: cr.code, Scenario: cr.room.Name(), Join: b + "/classroom?room=" + url.QueryEscape(cr.code),
+		Code: cr.code, Scenario: cr.room.Name(), Join: join,
 		QR: b + "/api/rooms/" + cr.code + "/qr.svg", WS: ws, Protocol: protocol.Version,
 		Clients: int(cr.clients.Load()), Drivers: int(cr.drivers.Load()), Now: st.Now, Gen: st.Gen, Speed: cr.room.Speed(),
 		Lagging: st.Lagging, Resyncs: st.Resyncs, Frames: st.Frames,

@@ -80,13 +80,9 @@ func (c *conn) handle(data []byte) {
 		}
 		r.Deliver(c.sub, f)
 	case protocol.THistory:
-		h, err := r.History(ctx)
-		if err != nil {
+		if _, err := r.DeliverHistory(ctx, c.sub, in.ID); err != nil {
 			c.roomErr(in.ID, in.Type, err)
-			return
 		}
-		h.ID = in.ID
-		c.reply(protocol.THistory, h)
 	case protocol.TReset:
 		c.done(in, r.Reset(ctx))
 	case protocol.TLoad:
@@ -201,7 +197,7 @@ func (c *conn) load(in protocol.In) {
 	}
 	ctx, cancel := c.ctx()
 	defer cancel()
-	err := c.cr.room.Load(ctx, name, in.Ksim)
+	err := c.cr.room.LoadInstant(ctx, name, in.Ksim, in.Instant)
 	var se *scenario.Error
 	switch {
 	case errors.As(err, &se):

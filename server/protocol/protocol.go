@@ -46,6 +46,7 @@ const (
 	TPrediction = "prediction" // a prediction opened
 	TTally      = "tally"      // drivers only: the answers so far
 	TPresence   = "presence"   // how many are in the room
+	TApplied    = "applied"    // a command joined the room's history (what a live page replays)
 )
 
 // Error codes (Error.Code).
@@ -72,6 +73,7 @@ type In struct {
 	Token      string   `json:"token,omitempty"`
 	Text       string   `json:"text,omitempty"`       // cmd
 	Ksim       string   `json:"ksim,omitempty"`       // load
+	Instant    bool     `json:"instant,omitempty"`    // load: run the scenario's steps at once, to its end
 	Name       string   `json:"name,omitempty"`       // load: what it is called (a file name, a lesson)
 	Speed      *float64 `json:"speed,omitempty"`      // speed
 	Ms         int64    `json:"ms,omitempty"`         // advance
@@ -189,8 +191,25 @@ type History struct {
 	Gen      int            `json:"gen"`
 	At       int64          `json:"at"`
 	Seq      uint64         `json:"seq"`
+	N        int            `json:"n"` // commands in it: Applied messages with N up to this are in Ksim
 	Ksim     string         `json:"ksim"`
 	Snapshot *core.Snapshot `json:"snapshot"`
+}
+
+// Applied says that a command joined the room's history: the Nth of
+// generation Gen, applied at virtual time At. A page in live mode keeps
+// its own copy of the cluster in step with the room by replaying them
+// (the core is deterministic: the same commands at the same virtual
+// times give the same events). Replayable is false for a command with
+// no scenario form (an outside Kafka client's request): from then on a
+// copy cannot follow, and no more Applied messages come in this Gen.
+type Applied struct {
+	Type       string `json:"type"` // "applied"
+	Gen        int    `json:"gen"`
+	N          int    `json:"n"`
+	At         int64  `json:"at"`
+	Line       string `json:"line"`
+	Replayable bool   `json:"replayable"`
 }
 
 // Lesson is the lesson step every page in the room shows. Kind is the

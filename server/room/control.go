@@ -54,16 +54,49 @@ func (r *Room) Reset(ctx context.Context) error {
 // bad cluster line nothing changes. Every subscriber gets a snapshot
 // (reason "load").
 func (r *Room) Load(ctx context.Context, name, script string) error {
+	return r.LoadInstant(ctx, name, script, false)
+}
+
+// LoadInstant is Load; with instant, the scenario's steps run at once to
+// its end (virtual time jumps over its waits, at most 24 h of it) instead
+// of following the room's clock: a lesson's earlier steps, replayed to
+// where the class is. The history is the same as if they had followed
+// the clock.
+func (r *Room) LoadInstant(ctx context.Context, name, script string, instant bool) error {
 	var err error
 	if rerr := r.run(ctx, func() {
-		if err = r.st.load(name, script); err == nil {
-			r.st.flush()
-			r.st.snapshotAll("load")
+		if err = r.st.load(name, script); err != nil {
+			return
 		}
+		if instant {
+			r.st.finishJobs()
+		}
+		r.st.flush()
+		r.st.snapshotAll("load")
 	}); rerr != nil {
 		return rerr
 	}
 	return err
+}
+
+// finishJobs runs virtual time forward at once until every script in
+// progress has ended, at most core.MaxWait of it (the rest then follows
+// the clock).
+func (s *loopState) finishJobs() {
+	limit := s.c.Now() + core.MaxWait
+	for len(s.jobs) > 0 && !s.faulted {
+		next, ok := s.nextWake()
+		if !ok {
+			if s.c.Pending() == nil {
+				return // nothing will move them (cannot happen: a job waits or blocks)
+			}
+			next = s.c.Now() + 10 // a settle, poll or commit: until it completes
+		}
+		if next > limit {
+			return
+		}
+		s.advance(max(1, next-s.c.Now()))
+	}
 }
 
 // SetSpeed sets virtual ms per wall ms (0 pauses) and tells everyone.
@@ -116,12 +149,41 @@ func (r *Room) History(ctx context.Context) (protocol.History, error) {
 	var err error
 	if rerr := r.run(ctx, func() {
 		r.st.flush()
-		h = protocol.History{Type: protocol.THistory, Gen: r.st.gen, At: r.st.c.Now(), Seq: r.st.lastSeq, Snapshot: r.st.c.Snapshot()}
-		h.Ksim, err = r.st.hist.ksim(r.st.name, r.st.c.Now())
+		h, err = r.st.history()
 	}); rerr != nil {
 		return h, rerr
 	}
 	return h, err
+}
+
+// history is the History message now (after a flush).
+func (s *loopState) history() (protocol.History, error) {
+	h := protocol.History{Type: protocol.THistory, Gen: s.gen, At: s.c.Now(), Seq: s.lastSeq, N: len(s.hist.entries), Snapshot: s.c.Snapshot()}
+	var err error
+	h.Ksim, err = s.hist.ksim(s.name, s.c.Now())
+	return h, err
+}
+
+// DeliverHistory queues the History message for sub alone, in order with
+// the stream: every event and Applied message before it in sub's stream
+// is in it, every one after it is not (what a page in live mode needs to
+// take over from it). id is the request's id. It reports false when sub's
+// buffer was full (sub is then ended, as Deliver does).
+func (r *Room) DeliverHistory(ctx context.Context, sub *Sub, id int64) (bool, error) {
+	var err error
+	ok := true
+	if rerr := r.run(ctx, func() {
+		r.st.flush()
+		var h protocol.History
+		if h, err = r.st.history(); err != nil {
+			return
+		}
+		h.ID = id
+		ok = r.Deliver(sub, encode(protocol.THistory, h))
+	}); rerr != nil {
+		return false, rerr
+	}
+	return ok, err
 }
 
 // Snapshot returns the room's state now as the protocol's snapshot message.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/scenario"
+	"github.com/kafkasim/kafkasim/server/protocol"
 )
 
 // ErrHistoryFull is the error for a command past the history's limits.
@@ -48,6 +49,23 @@ func (h *history) room() error {
 func (h *history) add(at, end int64, line string) {
 	h.entries = append(h.entries, entry{At: at, End: end, Line: line})
 	h.bytes += len(line) + 1
+}
+
+// record adds a command that worked to the history and tells every
+// subscriber (an Applied message: pages in live mode replay it). Once
+// the history has a command that cannot replay, the rest of the
+// generation is not announced: a copy can no longer follow.
+func (s *loopState) record(at int64, line string, replayable bool) {
+	was := s.hist.incomplete
+	if !replayable {
+		s.hist.incomplete = true
+	}
+	s.hist.add(at, at, line)
+	if was {
+		return
+	}
+	s.broadcast(encode(protocol.TApplied, protocol.Applied{Type: protocol.TApplied, Gen: s.gen, N: len(s.hist.entries),
+		At: at, Line: line, Replayable: replayable}))
 }
 
 // ksim renders the history up to virtual time now as a scenario.

@@ -142,7 +142,7 @@ func (s *loopState) runStep(j *job, st *scenario.Step) bool {
 			break
 		}
 		s.lastErr = ""
-		s.hist.add(at, at, st.Text)
+		s.record(at, st.Text, true)
 		if s.c.Pending() != nil {
 			j.op, j.opAt = st, len(s.hist.entries)-1
 			return true
@@ -227,15 +227,13 @@ func (s *loopState) applyCmd(cmd core.Command) error {
 		return err
 	}
 	line, err := scenario.FormatCommand(cmd)
-	if err != nil || s.c.Pending() != nil {
-		// No scenario form, or applied inside another's blocking
-		// operation: a replay of the history would differ.
-		s.hist.incomplete = true
-	}
+	// No scenario form, or applied inside another's blocking operation:
+	// a replay of the history would differ.
+	replayable := err == nil && s.c.Pending() == nil
 	if err != nil {
 		line = ""
 	}
-	s.hist.add(at, at, line)
+	s.record(at, line, replayable)
 	return nil
 }
 

@@ -48,6 +48,7 @@ func Start() *app.Engine {
 		}
 		hs[name] = mk(e)
 	}
+	hs = liveHandlers(e, hs) // live mode takes the clock and the script while a room is followed: live.go
 	for name, fn := range hs {
 		api.Set(name, js.FuncOf(wrap(name, fn)))
 	}

@@ -1,0 +1,240 @@
+package webapp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/kafkasim/kafkasim/internal/webapp"
+	"github.com/kafkasim/kafkasim/server"
+)
+
+// The classroom in the app page, against the server `kafkasim serve`
+// runs (server.New with the app mounted at "/", as cmd/kafkasim does): a
+// teacher's page and a student's page in one browser, each following the
+// room in live mode. They reuse browser_test.go's browser (Chromium
+// lookup, flags, open, js, shot).
+
+// serveClassroom serves the app through the classroom server on a free
+// loopback port.
+func serveClassroom(t *testing.T) string {
+	t.Helper()
+	app, err := webapp.Build(webapp.Options{Log: testLog{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{App: app, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: srv.Handler()}
+	go hs.Serve(ln)
+	t.Cleanup(func() { srv.Close(); hs.Close() })
+	return "http://" + ln.Addr().String() + "/"
+}
+
+// tab opens another page in b's browser.
+func (b *browser) tab() *browser {
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	b.t.Cleanup(cancel)
+	return &browser{t: b.t, ctx: ctx, base: b.base, out: b.out}
+}
+
+// front makes b's tab the active one (a background tab draws no frames),
+// for a screenshot of what its user sees.
+func (b *browser) front() {
+	b.run(func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, t, page.BringToFront, cdp.Empty{})
+		return chromedp.Void{}, err
+	})
+	time.Sleep(1500 * time.Millisecond) // a few frames of software GL
+}
+
+// until evaluates expr until it is true (bounded), failing with what the
+// page says.
+func (b *browser) until(what, expr string) {
+	b.t.Helper()
+	deadline := time.Now().Add(40 * time.Second)
+	for {
+		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expr))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			var st json.RawMessage
+			b.js(&st, `(() => { try { return kafkasim._call("liveStatus"); } catch (e) { return String(e); } })()`)
+			b.t.Fatalf("%s: not within 40s (%v); live status %s", what, err, st)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+type liveStatus struct {
+	Live    bool   `json:"live"`
+	Phase   string `json:"phase"`
+	Role    string `json:"role"`
+	Room    string `json:"room"`
+	Now     int64  `json:"now"`
+	Applied int    `json:"applied"`
+	Resyncs int    `json:"resyncs"`
+}
+
+func (b *browser) live() liveStatus {
+	var s liveStatus
+	b.js(&s, `kafkasim._call("liveStatus")`)
+	return s
+}
+
+// brokerState is broker id's state in the page's snapshot.
+func brokerState(id int) string {
+	return fmt.Sprintf(`(kafkasim.snapshot().brokers.find(b => b.id === %d) || {}).state`, id)
+}
+
+func TestLiveClassroom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	base := serveClassroom(t)
+	teacher := newBrowserTimeout(t, base, 300*time.Second)
+	teacher.open(base)
+	teacher.js(nil, `kafkasim.load("# a class\ncluster brokers=3 seed=4 version=3.9 metadata=kraft\ntopic create orders partitions=1 rf=3 assign=1,2,3\nproducer p1 acks=all\nconsumer c1 group=g topics=orders\nproduce p1 orders value=m1\nwait 1s\n", "a class"), true`)
+	teacher.js(nil, `Live.create().then(() => true)`)
+	teacher.until("the teacher's page follows its room as driver", `Live.status.phase === "live" && Live.status.role === "driver"`)
+	code := teacher.live().Room
+	if len(code) < 4 {
+		t.Fatalf("room code %q", code)
+	}
+	teacher.until("the QR code shows", `(() => { const i = document.querySelector(".qr-box img"); return !!i && i.complete && i.naturalWidth > 100; })()`)
+	teacher.front()
+	teacher.shot("live-01-teacher-qr")
+	teacher.js(nil, `document.getElementById("dialog").hidden = true`)
+
+	student := teacher.tab()
+	student.open(base + "?room=" + code)
+	student.until("the student's page follows the room", `Live.status.phase === "live" && Live.status.room === "`+code+`"`)
+	if st := student.live(); st.Role != "watcher" {
+		t.Fatalf("student %+v", st)
+	}
+	var refused string
+	student.js(&refused, `(() => { try { kafkasim.command("crash broker 1"); return "accepted"; } catch (e) { return e.message; } })()`)
+	if !strings.Contains(refused, "watching room "+code) || !strings.Contains(refused, "Fork your own copy") {
+		t.Fatalf("a watcher's command: %q", refused)
+	}
+	student.js(&refused, `(() => { try { kafkasim.pause(); return "accepted"; } catch (e) { return e.message; } })()`)
+	if !strings.Contains(refused, "watching room") {
+		t.Fatalf("a watcher's pause: %q", refused)
+	}
+	var bar string
+	student.js(&bar, `document.getElementById("live-bar").innerText`)
+	if !strings.Contains(bar, "You are watching") || !strings.Contains(bar, "Fork my own copy") {
+		t.Fatalf("the student's bar: %q", bar)
+	}
+
+	t.Run("the student follows the teacher", func(t *testing.T) {
+		teacher.js(nil, `UI.run("crash broker 2"), true`)
+		student.until("broker 2 crashed on the student's page", brokerState(2)+` === "crashed"`)
+		teacher.js(nil, `UI.run("produce p1 orders value=m2"), true`)
+		student.until("m2 on the student's page", `kafkasim.events({text: "m2"}).length > 0`)
+		teacher.js(nil, `kafkasim.pause(), true`)
+		student.until("the room paused", `Live.status.speed === 0`)
+		teacher.until("the room paused", `Live.status.speed === 0`)
+		// Both pages hold the room's cluster at the same moment: the same
+		// trace hash and snapshot.
+		var a, b struct {
+			Now        int64
+			Hash, Snap string
+		}
+		for i := 0; i < 50; i++ {
+			teacher.js(&a, `({now: kafkasim.now(), hash: kafkasim.state().hash, snap: JSON.stringify(kafkasim.snapshot())})`)
+			student.js(&b, `({now: kafkasim.now(), hash: kafkasim.state().hash, snap: JSON.stringify(kafkasim.snapshot())})`)
+			if a.Now == b.Now && a.Now == teacher.roomNow(code) {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if a.Now != b.Now || a.Hash != b.Hash || a.Snap != b.Snap {
+			t.Fatalf("teacher at %d hash %s, student at %d hash %s (snapshots equal: %v)", a.Now, a.Hash, b.Now, b.Hash, a.Snap == b.Snap)
+		}
+		if st := student.live(); st.Resyncs != 0 {
+			t.Errorf("the student's page resynced %d times", st.Resyncs)
+		}
+		teacher.js(nil, `kafkasim.play(), true`)
+		student.shot("live-02-student-following")
+	})
+
+	t.Run("a lesson and a prediction", func(t *testing.T) {
+		teacher.js(nil, `Live.startLesson("architecture"), true`)
+		student.until("the lesson's first step", `!!Live.status.lesson && Live.status.lesson.step === 0`)
+		teacher.js(nil, `Live.runStep(), true`) // its cluster line: loaded in the room
+		teacher.until("step 1 ran", `Live.lesson && Live.lesson.ran`)
+		teacher.js(nil, `Live.showStep(2), true`) // the predict step, steps 0-1 replayed at once
+		student.until("the question", `!!Live.status.prediction && document.querySelectorAll(".cp-choice button").length === 3`)
+		student.until("the room's cluster is the lesson's", `kafkasim.events({text: "m2"}).length > 0 && `+brokerState(1)+` === "up"`)
+		student.js(nil, `document.querySelectorAll(".cp-choice button")[1].click(), true`)
+		teacher.until("the teacher sees the answer", `!!Live.status.tally && Live.status.tally.answered === 1 && Live.status.tally.counts[1] === 1`)
+		teacher.front()
+		teacher.shot("live-03-teacher-tally")
+		student.front()
+		student.shot("live-04-student-answered")
+		teacher.js(nil, `Live.runStep(), true`)
+		student.until("the reveal", `!!Live.status.reveal && Live.status.reveal.correct === 1`)
+		student.until("the verdict", `document.querySelector("#class-pane .ls-verdict.ok") !== null`)
+		student.shot("live-05-student-reveal")
+	})
+
+	t.Run("a fork diverges without touching the room, then back to live", func(t *testing.T) {
+		student.js(nil, `document.getElementById("live-fork-btn").click(), true`)
+		student.until("local mode", `!Live.status.live && document.getElementById("live-fork") !== null`)
+		student.js(nil, `kafkasim.command("crash broker 3"), kafkasim.advance(3000), true`)
+		if s := student.str(brokerState(3)); s != "crashed" {
+			t.Fatalf("the fork's broker 3: %s", s)
+		}
+		student.js(nil, `kafkasim.seek(Math.max(0, kafkasim.now() - 2000)), true`) // a fork rewinds
+		student.shot("live-06-student-fork")
+		var room struct {
+			Snapshot struct {
+				Brokers []struct {
+					ID    int    `json:"id"`
+					State string `json:"state"`
+				} `json:"brokers"`
+			} `json:"snapshot"`
+		}
+		teacher.js(&room, `fetch("api/rooms/`+code+`/snapshot").then(r => r.json())`)
+		for _, b := range room.Snapshot.Brokers {
+			if b.ID == 3 && b.State != "up" {
+				t.Fatalf("the fork's crash reached the room: %+v", room.Snapshot.Brokers)
+			}
+		}
+		if s := teacher.str(brokerState(3)); s != "up" {
+			t.Fatalf("the teacher's page shows broker 3 %s", s)
+		}
+		student.js(nil, `document.querySelector("#live-fork button").click(), true`)
+		student.until("live again", `Live.status.phase === "live" && `+brokerState(3)+` === "up"`)
+	})
+}
+
+// roomNow is the room's virtual time from its HTTP info.
+func (b *browser) roomNow(code string) int64 {
+	var info struct{ Now int64 }
+	b.js(&info, `fetch("api/rooms/`+code+`").then(r => r.json())`)
+	return info.Now
+}
+
+func (b *browser) str(expr string) string {
+	var s string
+	b.js(&s, expr)
+	return s
+}
