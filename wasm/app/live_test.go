@@ -181,7 +181,9 @@ func TestLiveFollowsRoom(t *testing.T) {
 	}
 	wantHash, wantSnap := replayHash(t, h.Ksim, h.At)
 	for _, f := range []*follower{student, teach} {
-		st := f.until("caught up", func(s LiveStatus) bool { return s.Applied == h.N && s.Now == h.At && s.Checked == h.Seq && s.Speed == 0 })
+		st := f.until("caught up", func(s LiveStatus) bool {
+			return s.Applied == h.N && s.Now == h.At && s.Checked == h.Seq && s.Speed == 0
+		})
 		if st.Phase != PhaseLive || st.Resyncs != 0 {
 			t.Fatalf("status after following: %+v", st)
 		}
