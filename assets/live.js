@@ -48,6 +48,12 @@ const Live = {
     });
     // In a room the URL says which (?room=CODE) and the session is the
     // room's: the page does not keep it as its own.
+    // The canvas iframe reloads when its WebGL context is lost, and the
+    // engine (and its connection) with it: a page in a room joins again,
+    // after App has put back its local copy.
+    kafkasim.onRestart(() => {
+      if (this.code && this.status.live) { const code = this.code; this.status = { phase: "local" }; setTimeout(() => this.join(code), 0); }
+    });
     const persistNow = App.persistNow.bind(App);
     App.persistNow = () => { if (!this.inRoom()) persistNow(); };
     // A timer, not animation frames: a teacher's page in a background tab
@@ -310,7 +316,8 @@ const Live = {
     const lang = (typeof Lessons !== "undefined" && Lessons.lang) || "en";
     const key = lang + "/" + id;
     if (!(key in this.lessonCache)) {
-      try { this.lessonCache[key] = kafkasim.lessons.get(lang, id); } catch (e) { this.lessonCache[key] = null; }
+      this.lessonCache[key] = null; // fetched once; the pane redraws when it comes
+      kafkasim.lessons.get(lang, id).then((l) => { this.lessonCache[key] = l; this.render(); }, () => {});
     }
     return this.lessonCache[key];
   },
@@ -334,8 +341,11 @@ const Live = {
     const box = h("div", { class: "cp-body" });
     const lang = (typeof Lessons !== "undefined" && Lessons.lang) || "en";
     if (!this.lesson) {
-      let ix = [];
-      try { ix = kafkasim.lessons.index(lang); } catch (e) { /* none */ }
+      const ix = this.lessonIndex || [];
+      if (!this.lessonIndex) {
+        this.lessonIndex = [];
+        kafkasim.lessons.index(lang).then((x) => { this.lessonIndex = x; this.render(); }, (e) => console.warn("lessons:", e));
+      }
       const sel = h("select", { id: "cp-lesson" }, ...ix.map((s) => h("option", { value: s.id }, s.title)));
       box.append(h("div", { class: "cp-title" }, "Teach a lesson"),
         h("div", { class: "note" }, "Every student's page follows the step you show; predictions open for everyone."),
@@ -360,10 +370,10 @@ const Live = {
     return box;
   },
 
-  startLesson(id) {
+  async startLesson(id) {
     const lang = (typeof Lessons !== "undefined" && Lessons.lang) || "en";
     let l;
-    try { l = kafkasim.lessons.get(lang, id); } catch (e) { UI.toast(e.message); return; }
+    try { l = await kafkasim.lessons.get(lang, id); } catch (e) { UI.toast(e.message); return; }
     this.lesson = { l, i: 0 };
     this.showStep(0);
   },

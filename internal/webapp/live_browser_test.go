@@ -176,7 +176,7 @@ func TestLiveClassroom(t *testing.T) {
 	})
 
 	t.Run("a lesson and a prediction", func(t *testing.T) {
-		teacher.js(nil, `Live.startLesson("architecture"), true`)
+		teacher.js(nil, `Live.startLesson("architecture").then(() => true)`)
 		student.until("the lesson's first step", `!!Live.status.lesson && Live.status.lesson.step === 0`)
 		teacher.js(nil, `Live.runStep(), true`) // its cluster line: loaded in the room
 		teacher.until("step 1 ran", `Live.lesson && Live.lesson.ran`)
