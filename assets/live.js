@@ -432,7 +432,7 @@ const Live = {
       const row = h("div", { class: "cp-choice" + (mine ? " mine" : "") + (right ? " right" : "") + (revealed && mine && revealed.correct !== undefined && !right ? " wrong" : "") });
       if (!teacher && !revealed) row.append(h("button", { class: mine ? "on" : "", onclick: () => this.answer(k) }, String.fromCharCode(65 + k)));
       else row.append(h("span", { class: "cp-letter" }, String.fromCharCode(65 + k)));
-      row.append(h("span", { class: "cp-label" }, c));
+      row.append(h("span", { class: "cp-label" }, c, mine ? h("span", { class: "cp-you" }, " your answer") : null));
       if (tally) row.append(h("span", { class: "cp-bar" }, h("span", { style: `width:${Math.round((n / total) * 100)}%` })), h("span", { class: "cp-n" }, String(n)));
       box.append(row);
     });
@@ -440,6 +440,9 @@ const Live = {
     if (revealed && !teacher) {
       if (st.answer === undefined || st.answer === null) box.append(h("div", { class: "note" }, "You did not answer this one."));
       else if (revealed.correct !== undefined && revealed.correct !== null) box.append(h("div", { class: "ls-verdict " + (st.answer === revealed.correct ? "ok" : "no") }, st.answer === revealed.correct ? "Right." : "Not quite: the answer is " + String.fromCharCode(65 + revealed.correct) + "."));
+      // the lesson's explanation, when the page has the lesson
+      const ls = st.lesson, l = ls && this.localLesson(ls.lesson), step = l && l.steps[ls.step];
+      if (step && step.kind === "predict" && step.why) { const w = h("div", { class: "ls-why" }); w.innerHTML = step.why; box.append(w); }
     } else if (!teacher) box.append(h("div", { class: "note" }, st.answer === undefined || st.answer === null ? "Pick what you think will happen." : "Your answer is in; you can change it until the teacher reveals."));
     if (teacher && !revealed) box.append(h("button", { class: "primary", id: "cp-reveal", onclick: () => this.send({ type: "reveal" }) }, "Reveal the answers to the class"));
     return box;

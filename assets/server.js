@@ -30,7 +30,15 @@ const ServerLink = {
       if (!resp.ok) throw new Error((await resp.json().catch(() => ({}))).message || resp.statusText);
       const text = await resp.text();
       kafkasim.load(text, fork ? "fork of room " + fork : "shared " + share);
-      kafkasim.runUntilDone();
+      // To the script's end exactly: its last wait is the moment it was
+      // shared or forked at (runUntilDone advances in whole seconds).
+      const at = Number(q.get("t"));
+      if (share && Number.isFinite(at) && at >= 0 && q.get("t") !== null) kafkasim.seek(at);
+      else {
+        kafkasim.runUntilDone();
+        const end = kafkasim.state().scriptEnd;
+        if (end >= 0 && end < kafkasim.now()) kafkasim.seek(end);
+      }
       app.setName(fork ? "your fork of room " + fork : "shared scenario " + share);
       if (fork) this.banner(fork);
       return true;
@@ -55,7 +63,7 @@ const ServerLink = {
     try {
       const resp = await fetch("api/share", { method: "POST", headers: { "Content-Type": "text/plain" }, body: text });
       if (!resp.ok) return null;
-      return (await resp.json()).app;
+      return (await resp.json()).app + "&t=" + kafkasim.now(); // the moment, as a fragment link has it
     } catch (e) { return null; }
   },
 };

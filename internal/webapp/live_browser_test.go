@@ -226,6 +226,15 @@ func TestLiveClassroom(t *testing.T) {
 	})
 }
 
+// openLoaded navigates to url and waits (bounded) until the page's engine
+// has a session loaded (what the URL opens, or the tab's kept session).
+func (b *browser) openLoaded(url string) {
+	b.t.Helper()
+	b.run(chromedp.Navigate("about:blank"))
+	b.run(chromedp.Navigate(url))
+	b.until("the page loads "+url, `!!window.kafkasim && !!kafkasim._engine() && (() => { try { return kafkasim.state().loaded; } catch (e) { return false; } })()`)
+}
+
 // roomNow is the room's virtual time from its HTTP info.
 func (b *browser) roomNow(code string) int64 {
 	var info struct{ Now int64 }
@@ -237,4 +246,71 @@ func (b *browser) str(expr string) string {
 	var s string
 	b.js(&s, expr)
 	return s
+}
+
+type shareView struct {
+	Now  int64  `json:"now"`
+	Hash string `json:"hash"`
+	Snap string `json:"snap"`
+	URL  string `json:"url"`
+}
+
+const viewJS = `({now: kafkasim.now(), hash: kafkasim.state().hash, snap: JSON.stringify(kafkasim.snapshot()), url: location.href})`
+
+// TestShareUnderServe: a share link made under kafkasim serve opens, in a
+// fresh page, the same session at the same moment (trace hash and
+// snapshot); a session too long for a link is stored by the server and
+// its short /?share=ID link does the same.
+func TestShareUnderServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	base := serveClassroom(t)
+	b := newBrowserTimeout(t, base, 240*time.Second)
+	b.openLoaded(base + "?canvas=0")
+	check := func(what, link string, want shareView) {
+		t.Helper()
+		b.openLoaded(link)
+		var got shareView
+		b.js(&got, viewJS)
+		if got.Now != want.Now || got.Hash != want.Hash || got.Snap != want.Snap {
+			t.Fatalf("%s %s: at %d hash %s, want at %d hash %s (snapshots equal: %v)", what, link, got.Now, got.Hash, want.Now, want.Hash, got.Snap == want.Snap)
+		}
+	}
+
+	short := "# share me\ncluster brokers=3 seed=9 version=2.8 metadata=zk\ntopic create orders partitions=2 rf=3\nproducer p1 acks=1 idempotence=false\nproduce p1 orders value=a\nwait 2s\nnet split 1 | 2,3\nproduce p1 orders value=b\nwait 20s\nnet heal\nwait 5s\n"
+	var want shareView
+	b.js(nil, fmt.Sprintf(`kafkasim.load(%q), kafkasim.runUntilDone(), kafkasim.advance(1234), kafkasim.command("crash broker 3"), kafkasim.advance(777), true`, short))
+	b.js(&want, viewJS)
+	var link string
+	b.js(&link, `kafkasim.share()`)
+	if !strings.Contains(link, "#ksim=") || len(link) > 8192+len(base)+16 {
+		t.Fatalf("share link %q", link)
+	}
+	check("the fragment link", link, want)
+
+	// 1500 records with values deflate cannot shrink: past the 8 KB link.
+	var sb strings.Builder
+	sb.WriteString("# a long session\ncluster brokers=3 seed=3 version=3.9 metadata=kraft\ntopic create t partitions=3 rf=2\nproducer p1 acks=all\n")
+	x := uint32(2463534242)
+	for i := 0; i < 1500; i++ {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		fmt.Fprintf(&sb, "produce p1 t value=v%08x%d\nwait %dms\n", x, i, 1+x%40)
+	}
+	b.openLoaded(base + "?canvas=0")
+	b.js(nil, fmt.Sprintf(`kafkasim.load(%q), kafkasim.runUntilDone(), kafkasim.advance(2500), true`, sb.String()))
+	b.js(&want, viewJS)
+	var tooLong bool
+	b.js(&tooLong, `kafkasim.share() === null`)
+	if !tooLong {
+		t.Fatal("a 1500-record session fits a link: the test needs a longer one")
+	}
+	b.js(nil, `App.share().then(() => true)`) // Share: stored on the server, the short link in the address bar
+	b.js(&link, `location.href`)
+	if !strings.Contains(link, "?share=") || len(link) > 200 {
+		t.Fatalf("the long session's link %q", link)
+	}
+	check("the stored link", link, want)
 }
