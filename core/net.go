@@ -114,7 +114,11 @@ func (n *network) send(from, to *node, kind string, deliver, refused func()) {
 		l.drop--
 		m.dropped = "dropped (net drop)"
 	}
-	c.emit(Event{Type: EvMsgSend, From: from.name, To: to.name, Msg: kind, MsgID: m.id, SentAt: m.sentAt, DeliverAt: at})
+	if c.recording() {
+		c.emit(Event{Type: EvMsgSend, From: from.name, To: to.name, Msg: kind, MsgID: m.id, SentAt: m.sentAt, DeliverAt: at})
+	} else {
+		c.skipEvent()
+	}
 	c.scheduled(c.sched.pushMsg(at, m))
 }
 
@@ -142,6 +146,10 @@ func (n *network) arrive(m *message) {
 }
 
 func (n *network) drop(m *message, why string) {
+	if !m.outside && !n.c.recording() {
+		n.c.skipEvent()
+		return
+	}
 	e := Event{Type: EvMsgDrop, From: m.from.name, To: m.to.name, Msg: m.kind, MsgID: m.id, Detail: why}
 	if m.outside {
 		n.c.emitOutside(e)
