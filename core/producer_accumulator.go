@@ -50,6 +50,7 @@ type pbatch struct {
 	seq       int32 // -1 until first sent (idempotent)
 	epoch     int16
 	inflight  bool
+	expired   bool // failed by delivery.timeout.ms while in flight; its answer is ignored
 	closed    bool // no more appends (sent once, or full)
 }
 

@@ -2,23 +2,32 @@ package core
 
 import "fmt"
 
-// expire fails the batches that waited in the accumulator too long, by the
-// version's rule (preset.batchExpiry), with the Java client's
-// TimeoutException message, and sets a timer for the next batch due (the
-// Sender's poll wakes for it, RecordAccumulator.nextExpiryTimeMs, 2.1+).
-// Batches in flight are not expired here: their request times out.
+// expire fails the batches that waited too long, by the version's rule
+// (preset.batchExpiry), with the Java client's TimeoutException message,
+// sets a timer for the next batch due (the Sender's poll wakes for it,
+// RecordAccumulator.nextExpiryTimeMs, 2.1+), and reports whether it failed
+// any.
 //
-// Each partition's batches not in flight are looked at in queue order and
-// the first one that has not expired stops the look (expiredBatches "stop
-// at the first batch that has not expired"). A batch's error carries the
-// name TIMEOUT (the client's own TimeoutException; Kafka's Errors enum
-// has no code for an expiry) and Kafka's message as its detail.
-func (p *Producer) expire() {
+// Each partition's batches are looked at in queue order and the first one
+// that has not expired stops the look (expiredBatches: "stop at the first
+// batch that has not expired"). From 2.1 batches in flight expire too
+// (Sender.getExpiredInflightBatches): their records fail at once, the
+// request stays on the wire and its answer is ignored, though the broker
+// may well have written them. Before 2.1 a batch in flight waits for its
+// request. The error is named TIMEOUT (the client's own TimeoutException;
+// Kafka's Errors enum has no code for an expiry) with Kafka's message as
+// its detail.
+func (p *Producer) expire() bool {
 	rule := p.c.preset.batchExpiry
 	if rule == "none" || rule == "delivery" && p.conf.deliveryMs <= 0 {
-		return // 0.8.2: a batch waits for a leader forever (KAFKA-1788)
+		return false // 0.8.2: a batch waits for a leader forever (KAFKA-1788)
 	}
-	next := int64(-1)
+	next, any := int64(-1), false
+	due := func(at int64) {
+		if next < 0 || at < next {
+			next = at
+		}
+	}
 	for _, q := range p.qorder {
 		if rule == "request" && p.conf.maxInFlight == 1 && q.inflt > 0 {
 			// 0.10+: a muted partition (max.in.flight=1 and a batch in
@@ -26,30 +35,60 @@ func (p *Producer) expire() {
 			// while an earlier one is still being sent (KAFKA-3388).
 			continue
 		}
+		// The batches sent and those waiting are two lists in Kafka, each
+		// looked at until its first batch that has not expired.
+		queued, sent := true, rule == "delivery"
 		// q.batches itself until the first expiry: failing a batch changes
 		// the queue, so the look goes on over a copy from there.
 		bs, copied := q.batches, false
-		for i := 0; i < len(bs); i++ {
+		for i := 0; i < len(bs) && (queued || sent); i++ {
 			b := bs[i]
-			if b.inflight || len(b.recs) == 0 {
+			if len(b.recs) == 0 || b.inflight && !sent || !b.inflight && !queued {
 				continue
 			}
-			due, _ := p.expiry(q, b, rule, false)
-			if p.c.now < due {
-				if next < 0 || due < next {
-					next = due
+			at, _ := p.expiry(q, b, rule, false)
+			if p.c.now < at {
+				due(at)
+				if b.inflight {
+					sent = false
+				} else {
+					queued = false
 				}
-				break
+				continue
 			}
 			if !copied {
 				bs, copied = append([]*pbatch(nil), bs...), true
 			}
+			any = true
 			_, why := p.expiry(q, b, rule, true)
-			p.c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: q.p.Name, Records: b.recs, Error: "TIMEOUT", Attempt: b.attempts, Fate: FateFailed, Detail: why})
-			p.fail(b, "TIMEOUT")
+			attempt := b.attempts // sends so far
+			if b.inflight {
+				attempt++
+			}
+			p.c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: q.p.Name, Records: b.recs, Error: "TIMEOUT", Attempt: attempt, Fate: FateFailed, Detail: why})
+			b.expired = b.inflight
+			p.failExpired(b)
 		}
 	}
 	p.wakeAt(next)
+	return any
+}
+
+// failExpired fails an expired batch's records. Its sequence, if it was
+// being retried, is unresolved (Sender.sendProducerData:
+// markSequenceUnresolved when expiredBatch.inRetry()); a batch that expired
+// on its first attempt is not (handleFailedBatch with adjustSequenceNumbers
+// false).
+func (p *Producer) failExpired(b *pbatch) {
+	if b.attempts > 0 {
+		p.fail(b, "TIMEOUT")
+		return
+	}
+	p.remove(b)
+	for _, id := range b.ids {
+		p.c.history.fail(id, "TIMEOUT")
+	}
+	p.pending -= len(b.recs)
 }
 
 // expiry returns when batch b of q expires and, with why (asked only once

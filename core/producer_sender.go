@@ -7,7 +7,9 @@ import (
 
 // drain is the Sender loop: it turns ready batches into Produce requests,
 // one per leader broker, while that broker has fewer than max.in.flight
-// requests outstanding.
+// requests outstanding, and then expires batches (Sender.sendProducerData
+// drains before it expires, so a batch sent in this pass may expire as it
+// goes out, 2.1+). While an expiry frees something, it goes again.
 func (p *Producer) drain() {
 	p.resolveWaiting()
 	if p.conf.idempotent && p.pid < 0 {
@@ -19,7 +21,16 @@ func (p *Producer) drain() {
 			p.bumpFor(q)
 		}
 	}
-	p.expire()
+	for {
+		p.sendReady()
+		if !p.expire() {
+			return
+		}
+	}
+}
+
+// sendReady sends every batch that is ready to a broker that can take it.
+func (p *Producer) sendReady() {
 	for {
 		byBroker := map[int][]*pbatch{}
 		var order []int
@@ -177,6 +188,12 @@ func (p *Producer) onResponse(id int, res []produceResult) {
 	}
 	p.finishReq(rq)
 	for i, b := range rq.batches {
+		if b.expired {
+			if res[i].err == "" {
+				p.ackedSeq(b) // the sequence bookkeeping still sees it (handleCompletedBatch)
+			}
+			continue // its records already failed (expireInflight)
+		}
 		if res[i].err == "" {
 			p.complete(b, res[i].offset)
 		} else {
@@ -209,6 +226,9 @@ func (p *Producer) disconnect(id int, ids []int, err, why string) {
 		}
 		p.finishReq(rq)
 		for _, b := range rq.batches {
+			if b.expired {
+				continue
+			}
 			p.failBatch(b, err)
 		}
 	}
@@ -267,12 +287,17 @@ func (p *Producer) complete(b *pbatch, base int64) {
 		c.history.ack(id, off, c.now)
 	}
 	p.pending -= len(b.recs)
+	p.ackedSeq(b)
+	if !c.quiet {
+		c.emit(Event{Type: EvAck, Producer: p.Name, Partition: b.q.p.Name, Offset: base, Records: b.recs, Fate: FateAcked})
+	}
+}
+
+// ackedSeq records that batch b's sequences were acknowledged.
+func (p *Producer) ackedSeq(b *pbatch) {
 	if b.seq >= 0 && b.epoch == b.q.epoch {
 		b.q.acked = max(b.q.acked, b.seq+int32(len(b.recs))-1)
 		p.resolve(b.q)
-	}
-	if !c.quiet {
-		c.emit(Event{Type: EvAck, Producer: p.Name, Partition: b.q.p.Name, Offset: base, Records: b.recs, Fate: FateAcked})
 	}
 }
 
