@@ -46,7 +46,6 @@ const (
 	TPrediction = "prediction" // a prediction opened
 	TTally      = "tally"      // drivers only: the answers so far
 	TPresence   = "presence"   // how many are in the room
-	TApplied    = "applied"    // a command joined the room's history (what a live page replays)
 )
 
 // Error codes (Error.Code).
@@ -132,6 +131,9 @@ type Events struct {
 	Now    int64        `json:"now"`
 	T      int64        `json:"t"`
 	Events []core.Event `json:"events"`
+	// Applied are the commands that joined the room's history since the
+	// last batch, in order (what a page in live mode replays).
+	Applied []Applied `json:"applied,omitempty"`
 }
 
 // Clock says how fast the room's virtual time runs: Speed virtual ms per
@@ -191,21 +193,19 @@ type History struct {
 	Gen      int            `json:"gen"`
 	At       int64          `json:"at"`
 	Seq      uint64         `json:"seq"`
-	N        int            `json:"n"` // commands in it: Applied messages with N up to this are in Ksim
+	N        int            `json:"n"` // commands in it: Applied with N up to this are in Ksim
 	Ksim     string         `json:"ksim"`
 	Snapshot *core.Snapshot `json:"snapshot"`
 }
 
 // Applied says that a command joined the room's history: the Nth of
-// generation Gen, applied at virtual time At. A page in live mode keeps
+// the batch's generation, applied at virtual time At. A page in live mode keeps
 // its own copy of the cluster in step with the room by replaying them
 // (the core is deterministic: the same commands at the same virtual
 // times give the same events). Replayable is false for a command with
 // no scenario form (an outside Kafka client's request): from then on a
-// copy cannot follow, and no more Applied messages come in this Gen.
+// copy cannot follow, and no more Applied come in this generation.
 type Applied struct {
-	Type       string `json:"type"` // "applied"
-	Gen        int    `json:"gen"`
 	N          int    `json:"n"`
 	At         int64  `json:"at"`
 	Line       string `json:"line"`

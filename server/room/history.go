@@ -51,10 +51,10 @@ func (h *history) add(at, end int64, line string) {
 	h.bytes += len(line) + 1
 }
 
-// record adds a command that worked to the history and tells every
-// subscriber (an Applied message: pages in live mode replay it). Once
-// the history has a command that cannot replay, the rest of the
-// generation is not announced: a copy can no longer follow.
+// record adds a command that worked to the history; the next events
+// batch tells every subscriber (pages in live mode replay it). Once the
+// history has a command that cannot replay, the rest of the generation
+// is not announced: a copy can no longer follow.
 func (s *loopState) record(at int64, line string, replayable bool) {
 	was := s.hist.incomplete
 	if !replayable {
@@ -64,8 +64,7 @@ func (s *loopState) record(at int64, line string, replayable bool) {
 	if was {
 		return
 	}
-	s.broadcast(encode(protocol.TApplied, protocol.Applied{Type: protocol.TApplied, Gen: s.gen, N: len(s.hist.entries),
-		At: at, Line: line, Replayable: replayable}))
+	s.applied = append(s.applied, protocol.Applied{N: len(s.hist.entries), At: at, Line: line, Replayable: replayable})
 }
 
 // ksim renders the history up to virtual time now as a scenario.

@@ -26,10 +26,11 @@ type loopState struct {
 	lastSend time.Time
 	faulted  bool
 
-	pending []core.Event // drained, not yet sent
-	unsent  []core.Event // handed to the hooks, not yet streamed
-	lastErr string       // the last command's error, for `expect error`
-	lastSeq uint64       // last event sent
+	pending []core.Event       // drained, not yet sent
+	unsent  []core.Event       // handed to the hooks, not yet streamed
+	applied []protocol.Applied // commands recorded since the last batch, streamed with it
+	lastErr string             // the last command's error, for `expect error`
+	lastSeq uint64             // last event sent
 	hist    history
 	jobs    []*job
 	subs    map[*Sub]struct{}
@@ -106,7 +107,7 @@ func (s *loopState) load(name, script string) error {
 	s.gen++
 	s.reset = true
 	s.pending = evs
-	s.unsent = nil
+	s.unsent, s.applied = nil, nil
 	s.faulted = false
 	s.jobs = nil
 	s.hist = history{opts: s.c.Options(), max: s.r.cfg.MaxHistory, maxBytes: s.r.cfg.MaxHistoryBytes}
@@ -156,7 +157,7 @@ func (s *loopState) tick(now time.Time) {
 	}
 	s.resync()
 	if len(s.subs) > 0 && now.Sub(s.lastSend) >= heartbeatEvery*time.Millisecond {
-		s.sendEvents(nil)
+		s.sendEvents(nil, nil)
 	}
 }
 
@@ -231,27 +232,31 @@ func (s *loopState) drain() {
 // sendUnsent streams the events not sent yet as one batch (a batch with
 // more than MaxTickEvents resyncs everyone by snapshot instead).
 func (s *loopState) sendUnsent() {
-	evs := s.unsent
-	if len(evs) == 0 {
+	evs, applied := s.unsent, s.applied
+	if len(evs) == 0 && len(applied) == 0 {
 		return
 	}
-	s.unsent = nil
-	s.lastSeq = evs[len(evs)-1].Seq
+	s.unsent, s.applied = nil, nil
+	if len(evs) > 0 {
+		s.lastSeq = evs[len(evs)-1].Seq
+	}
 	if len(evs) > s.r.cfg.MaxTickEvents {
-		s.snapshotAll("resync")
+		s.snapshotAll("resync") // live copies reload the history: the commands are in it
 		return
 	}
-	s.sendEvents(evs)
+	s.sendEvents(evs, applied)
 }
 
-func (s *loopState) sendEvents(evs []core.Event) {
+// sendEvents streams one batch: the events and the commands recorded
+// since the last one, one frame for every subscriber (encoded once).
+func (s *loopState) sendEvents(evs []core.Event, applied []protocol.Applied) {
 	if evs == nil {
 		evs = []core.Event{}
 	}
 	now := s.r.cfg.Now()
 	s.lastSend = now
 	s.broadcast(encode(protocol.TEvents, protocol.Events{
-		Type: protocol.TEvents, Gen: s.gen, Now: s.c.Now(), T: now.UnixMilli(), Events: evs}))
+		Type: protocol.TEvents, Gen: s.gen, Now: s.c.Now(), T: now.UnixMilli(), Events: evs, Applied: applied}))
 }
 
 // snapshot encodes the cluster's state now (after a flush: every event up

@@ -33,8 +33,8 @@ const (
 // engine keeps a copy of a server room's cluster in step with it. It
 // loads the room's history (the cluster line and every command with its
 // virtual time) into the session, then replays each command the room
-// announces (an Applied message) at its virtual time and moves the clock
-// to each events batch's Now. The core is deterministic, so the copy is
+// announces (the Applied of its events batches) at its virtual time and
+// moves the clock to each batch's Now. The core is deterministic, so the copy is
 // the room's cluster: the same scenes, stories and panels as local mode.
 // Every event the room streams is checked against the copy's (seq, type,
 // time, partition, broker); a difference, a gap, a reset, a load or a
@@ -213,7 +213,7 @@ func (l *Live) Receive(data []byte) {
 		l.phase(l.status.Phase, "the room sent something unreadable: "+err.Error())
 		return
 	}
-	if l.histID != 0 && (typ == protocol.TEvents || typ == protocol.TApplied) {
+	if l.histID != 0 && typ == protocol.TEvents {
 		if len(l.held) >= maxHeld {
 			l.held, l.overrun = nil, true
 		} else {
@@ -228,8 +228,6 @@ func (l *Live) Receive(data []byte) {
 		if id == l.histID {
 			l.history(data)
 		}
-	case protocol.TApplied:
-		l.applied(data)
 	case protocol.TEvents:
 		l.events(data)
 	case protocol.TSnapshot:
@@ -336,35 +334,30 @@ func (l *Live) history(data []byte) {
 	}
 }
 
-func (l *Live) applied(data []byte) {
-	if l.status.Phase != PhaseLive {
-		return
-	}
-	var a protocol.Applied
-	if err := json.Unmarshal(data, &a); err != nil {
-		l.resync("an unreadable command: " + err.Error())
-		return
-	}
+// applied replays one command of the room's history at its time; false
+// when the copy cannot go on (it resynced or stopped).
+func (l *Live) applied(a *protocol.Applied) bool {
 	switch {
-	case a.Gen != l.gen || a.N <= l.n:
-		return // a new generation's snapshot is on its way, or already in the copy
+	case a.N <= l.n:
+		return true // already in the copy
 	case a.N != l.n+1:
 		l.resync(fmt.Sprintf("command %d came after %d", a.N, l.n))
-		return
+		return false
 	case !a.Replayable:
-		l.phase(PhaseUnreplayable, "an outside client (a real Kafka or ZooKeeper program) changed the room in a way this page cannot replay; the picture stops at "+core.FormatTime(a.At)+". The room's events go on in the Events tab of the classroom page.")
-		return
+		l.phase(PhaseUnreplayable, "an outside client (a real Kafka or ZooKeeper program) changed the room in a way this page cannot replay; the picture stops at "+core.FormatTime(a.At)+". The room's events go on in the Events tab of the classroom page (/classroom).")
+		return false
 	}
 	if err := l.runTo(a.At); err != nil {
 		l.resync(err.Error())
-		return
+		return false
 	}
 	res := l.e.Command(a.Line)
 	if res.Error != nil {
 		l.resync(fmt.Sprintf("%q worked in the room but not here: %s", a.Line, res.Error.Msg))
-		return
+		return false
 	}
 	l.n = a.N
+	return true
 }
 
 func (l *Live) events(data []byte) {
@@ -377,7 +370,12 @@ func (l *Live) events(data []byte) {
 		return
 	}
 	if b.Gen != l.gen {
-		return
+		return // a new generation's snapshot is on its way
+	}
+	for i := range b.Applied {
+		if !l.applied(&b.Applied[i]) {
+			return
+		}
 	}
 	if err := l.runTo(b.Now); err != nil {
 		l.resync(err.Error())
