@@ -97,6 +97,21 @@ func (g *gen) mechanismSettings(set map[string]string) {
 	}
 }
 
+// backoffConfigs sometimes sets a producer's retry backoff and, for 3.7+'s
+// exponential backoff (KIP-580), its ceiling retry.backoff.max.ms (older
+// presets accept and ignore it), from rk: longer backoffs stretch retries
+// across leader changes, shorter ones crowd them.
+func (g *gen) backoffConfigs(c map[string]string) {
+	switch g.rk.Intn(5) {
+	case 0:
+		c["retry.backoff.ms"], c["retry.backoff.max.ms"] = "20", "200"
+	case 1:
+		c["retry.backoff.ms"], c["retry.backoff.max.ms"] = "500", "5000"
+	case 2:
+		c["retry.backoff.max.ms"] = "5000"
+	}
+}
+
 // assignorNames are the assignors core accepts (its catalog).
 var assignorNames = core.Accepted().Assignors
 
@@ -108,6 +123,7 @@ func (g *gen) producerConfigs() map[string]string {
 		"linger.ms":   xrand.Pick(r, []string{"0", "0", "5", "20"}),
 		"partitioner": xrand.Pick(r, []string{"default", "default", "roundrobin", "sticky"}),
 	}
+	g.backoffConfigs(c)
 	inflightIdem := max(1, g.spec.MaxInFlightIdempotent)
 	if !g.unsafe {
 		c["acks"], c["enable.idempotence"] = "all", "true"
