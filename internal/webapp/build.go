@@ -206,7 +206,7 @@ func buildTarget(o *Options, dir string, t Target) (wasm, gz []byte, err error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	gz = gzipBytes(wasm)
+	gz = gzipBest(wasm)
 	// gzip first, then the wasm: a reader that finds the wasm finds both.
 	if err := writeAtomic(out+".gz", gz); err != nil {
 		return nil, nil, err
@@ -234,6 +234,21 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// gzipBest is gzipBytes for the wasm binaries, which are built once per
+// source change: GNU gzip -9 when there is one (its deflate is about 1.5%
+// smaller than compress/flate's on the page's wasm, 60 KB of its 4 MB
+// budget), else Go's. Either is a valid gzip stream.
+func gzipBest(b []byte) []byte {
+	if p, err := exec.LookPath("gzip"); err == nil {
+		cmd := exec.Command(p, "-9", "-n", "-c")
+		cmd.Stdin = bytes.NewReader(b)
+		if out, err := cmd.Output(); err == nil && len(out) > 0 {
+			return out
+		}
+	}
+	return gzipBytes(b)
 }
 
 func gzipBytes(b []byte) []byte {

@@ -174,3 +174,17 @@ func TestFindRoot(t *testing.T) {
 		t.Errorf("FindRoot outside a tree succeeded")
 	}
 }
+
+// TestGzipBest: the wasm's precompressed copy (GNU gzip when there is
+// one) decompresses to the wasm.
+func TestGzipBest(t *testing.T) {
+	in := bytes.Repeat([]byte("\x00asm kafkasim wasm "), 5000)
+	zr, err := gzip.NewReader(bytes.NewReader(gzipBest(in)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil || !bytes.Equal(out, in) {
+		t.Fatalf("round trip: %v, %d bytes of %d", err, len(out), len(in))
+	}
+}

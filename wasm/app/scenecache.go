@@ -73,3 +73,30 @@ func currentSplit(trace []core.Event) map[string]int {
 	}
 	return cur
 }
+
+// producerCounts counts the records each producer sent and got acked,
+// by its index in ps.
+func producerCounts(sent []core.SentRecord, ps []core.ProducerView) (n, acked []int64) {
+	n, acked = make([]int64, len(ps)), make([]int64, len(ps))
+	last, li := "", -1
+	for i := range sent {
+		r := &sent[i]
+		if r.Producer != last || li < 0 {
+			last, li = r.Producer, -1
+			for j := range ps {
+				if ps[j].Name == r.Producer {
+					li = j
+					break
+				}
+			}
+			if li < 0 {
+				continue
+			}
+		}
+		n[li]++
+		if r.Acked {
+			acked[li]++
+		}
+	}
+	return n, acked
+}
