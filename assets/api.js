@@ -215,7 +215,7 @@ class KafkasimError extends Error {
       const again = engine !== null || started;
       engine = win.__kafkasimEngine;
       started = true;
-      if (!again) { first(); return; }
+      if (!again) { api.engineMs = performance.now(); first(); return; }
       // The iframe reloaded: a fresh engine. Restore after this call
       // returns (the engine is still starting when it tells us).
       Promise.resolve().then(() => {

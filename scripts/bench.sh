@@ -196,7 +196,8 @@ if [[ ${BENCH_BROWSER:-1} != 0 ]]; then
 	fi
 	echo "The page in headless Chromium (SwiftShader), canvas $(b canvas.size), load average $(b load.before | tr , ' ') before, $(b load.after | tr , ' ') after"
 	row "first frame" "$(b firstframe.ms) ms"
-	row "engine ready" "$(b ready.ms) ms"
+	row "engine up" "$(b engine.ms) ms"
+	row "session ready" "$(b ready.ms) ms"
 	row "empty Ebiten fps" "$(b fps.empty)"
 	row "reference scene fps" "$(b fps.reference)"
 	row "ratio ref/empty" "$(b fps.ratio)"

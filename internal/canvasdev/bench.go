@@ -20,6 +20,7 @@ type BenchResult struct {
 	Sizes        map[string][2]int // name -> raw, gzip bytes
 	PageGzip     int               // what the page loads before its first frame, gzip
 	FirstFrameMs float64           // navigation start to the first frame showing the cluster, cold profile
+	EngineMs     float64           // navigation start to the engine up in the iframe (wasm fetched, compiled, started)
 	ReadyMs      float64           // navigation start to kafkasim.ready (engine up, session loaded)
 	EmptyFPS     float64           // the empty Ebiten program, in an iframe of the page's canvas size
 	RefFPS       float64           // the real page playing the reference scene at 1x
@@ -105,6 +106,9 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 		return nil, err
 	}
 	if res.ReadyMs, err = chromedp.Run(bctx, chromedp.Evaluate[float64](`App.readyMs || 0`)); err != nil {
+		return nil, err
+	}
+	if res.EngineMs, err = chromedp.Run(bctx, chromedp.Evaluate[float64](`kafkasim.engineMs || 0`)); err != nil {
 		return nil, err
 	}
 	size, err := chromedp.Run(bctx, chromedp.Evaluate[[]int](`(() => { const f = document.getElementById("canvas"); return [f.clientWidth, f.clientHeight]; })()`))

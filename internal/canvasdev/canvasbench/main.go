@@ -61,7 +61,7 @@ func main() {
 	for _, n := range names {
 		fmt.Printf("size.%s.raw %d\nsize.%s.gzip %d\n", n, r.Sizes[n][0], n, r.Sizes[n][1])
 	}
-	fmt.Printf("page.gzip %d\nfirstframe.ms %.0f\nready.ms %.0f\ncanvas.size %dx%d\n", r.PageGzip, r.FirstFrameMs, r.ReadyMs, r.CanvasW, r.CanvasH)
+	fmt.Printf("page.gzip %d\nfirstframe.ms %.0f\nengine.ms %.0f\nready.ms %.0f\ncanvas.size %dx%d\n", r.PageGzip, r.FirstFrameMs, r.EngineMs, r.ReadyMs, r.CanvasW, r.CanvasH)
 	fmt.Printf("fps.empty %.2f\nfps.reference %.2f\n", r.EmptyFPS, r.RefFPS)
 	ratio := 0.0
 	if r.EmptyFPS > 0 {
