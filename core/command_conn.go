@@ -41,10 +41,14 @@ type CloseConn struct {
 // an EvResponse event whose Reply carries Conn, Correlation and the typed
 // response; acks=0 produce requests get none, as in Kafka.
 type BrokerRequest struct {
-	Conn        string          `json:"conn"`
-	Correlation int32           `json:"correlation"`
-	Produce     *ProduceRequest `json:"produce,omitempty"`
-	Fetch       *FetchRequest   `json:"fetch,omitempty"`
+	Conn        string `json:"conn"`
+	Correlation int32  `json:"correlation"`
+	// Label names the request in the picture: API, version and the
+	// client's software (KIP-511), at most MaxLabelBytes; "" draws the
+	// API's name alone.
+	Label   string          `json:"label,omitempty"`
+	Produce *ProduceRequest `json:"produce,omitempty"`
+	Fetch   *FetchRequest   `json:"fetch,omitempty"`
 	// The rest of the APIs a real client needs (external_api_more.go).
 	Metadata             *MetadataRequest             `json:"metadata,omitempty"`
 	ListOffsets          *ListOffsetsRequest          `json:"listOffsets,omitempty"`

@@ -157,6 +157,10 @@ type Event struct {
 	Reason  string  `json:"reason,omitempty"`
 	Pending []int32 `json:"pending,omitempty"`
 	Reply   *Reply  `json:"reply,omitempty"`
+	// Label is what the picture writes by an outside client's message
+	// (msg.send): the protocol layer's BrokerRequest.Label, e.g.
+	// "Produce v9 franz-go/1.22.3", on the request and its response.
+	Label string `json:"label,omitempty"`
 	// Minor marks routine detail (internal topics' replication, offsets
 	// committed again unchanged) that traces hide unless verbose.
 	Minor bool `json:"minor,omitempty"`

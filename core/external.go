@@ -94,8 +94,12 @@ type extConn struct {
 type extReq struct {
 	correlation int32
 	api         string
+	label       string // BrokerRequest.Label
 	body        extBody
 }
+
+// MaxLabelBytes bounds BrokerRequest.Label.
+const MaxLabelBytes = 96
 
 func newExtConns(c *Cluster) *extConns {
 	return &extConns{c: c, conns: map[string]*extConn{}, hosts: map[string]*extHost{}}
@@ -251,7 +255,10 @@ func (x *extConns) request(cmd BrokerRequest) error {
 	if err != nil {
 		return fmt.Errorf("request %d on %s: %v", cmd.Correlation, cmd.Conn, err)
 	}
-	r := &extReq{correlation: cmd.Correlation, api: body.api(), body: body}
+	if len(cmd.Label) > MaxLabelBytes {
+		return fmt.Errorf("request %d on %s: label of %d bytes (limit %d)", cmd.Correlation, cmd.Conn, len(cmd.Label), MaxLabelBytes)
+	}
+	r := &extReq{correlation: cmd.Correlation, api: body.api(), label: cmd.Label, body: body}
 	if len(cn.pending) >= MaxConnPending {
 		return fmt.Errorf("connection %s has %d requests unanswered (limit %d)", cn.name, len(cn.pending), MaxConnPending)
 	}
@@ -259,7 +266,7 @@ func (x *extConns) request(cmd BrokerRequest) error {
 		cn.pending = append(cn.pending, r)
 	}
 	b := cn.broker
-	x.c.net.send(cn.host.node, b.node, r.api, func() {
+	x.c.net.sendLabelled(cn.host.node, b.node, r.api, cn.name, r.label, func() {
 		if cn.closed {
 			return
 		}
@@ -354,7 +361,7 @@ func (x *extConns) next(cn *extConn) {
 // reply sends a response to the client's host; EvResponse when it arrives.
 func (x *extConns) reply(cn *extConn, r *extReq, rep *Reply) {
 	rep.Conn, rep.Correlation, rep.API = cn.name, r.correlation, r.api
-	x.c.net.send(cn.broker.node, cn.host.node, r.api+"Response", func() {
+	x.c.net.sendLabelled(cn.broker.node, cn.host.node, r.api+"Response", cn.name, r.label, func() {
 		if cn.closed {
 			return
 		}

@@ -94,6 +94,13 @@ func (n *network) cut(from, to *node) bool {
 // arrives (later, if the receiver is paused); refused runs back at the
 // sender if the receiver's process is dead.
 func (n *network) send(from, to *node, kind string, deliver, refused func()) {
+	n.sendLabelled(from, to, kind, "", "", deliver, refused)
+}
+
+// sendLabelled is send for an outside client's message: its msg.send
+// event also names the connection and carries the label the protocol
+// layer gave the request (API, version, client software).
+func (n *network) sendLabelled(from, to *node, kind, conn, label string, deliver, refused func()) {
 	c := n.c
 	l := n.link(from, to)
 	lat := c.bc.latency + l.delay
@@ -115,7 +122,7 @@ func (n *network) send(from, to *node, kind string, deliver, refused func()) {
 		m.dropped = "dropped (net drop)"
 	}
 	if c.recording() {
-		c.emit(Event{Type: EvMsgSend, From: from.name, To: to.name, Msg: kind, MsgID: m.id, SentAt: m.sentAt, DeliverAt: at})
+		c.emit(Event{Type: EvMsgSend, From: from.name, To: to.name, Msg: kind, MsgID: m.id, SentAt: m.sentAt, DeliverAt: at, Conn: conn, Label: label})
 	} else {
 		c.skipEvent()
 	}

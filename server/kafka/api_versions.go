@@ -3,13 +3,14 @@ package kafka
 // ApiVersions (key 18), v0-v4.
 //
 // Answers the version table of the cluster's preset (versions.go: what
-// both the handlers in apis.go and that Kafka release support). v3+ carries the client's software name and
-// version (KIP-511), kept on the connection so the picture can label its
-// traffic. The response header is never flexible, whatever the version,
-// so a client that does not know this broker yet can read it; a version
-// above the preset's (v4 for 3.9, v3 for 2.8, v1 for 0.11) gets a v0 response with UNSUPPORTED_VERSION and the ranges (the
-// client retries with one it and we support, as librdkafka and franz-go
-// do).
+// both the handlers in apis.go and that Kafka release support). v3+
+// carries the client's software name and version (KIP-511), kept on the
+// connection so the picture labels its traffic. The response header is
+// never flexible, whatever the version, so a client that does not know
+// this broker yet can read it; a version above the preset's (v4 for 3.9,
+// v3 for 2.8, v1 for 0.11) gets a v0 response with UNSUPPORTED_VERSION
+// and ApiVersions' own range only, and the client retries with one it
+// and we support, as librdkafka and franz-go do.
 
 import "github.com/twmb/franz-go/pkg/kmsg"
 

@@ -103,7 +103,7 @@ func (c *conn) serve() {
 				return
 			}
 		}
-		p.req.Conn, p.req.Correlation = c.name, h.corr
+		p.req.Conn, p.req.Correlation, p.req.Label = c.name, h.corr, c.label(h)
 		if err := c.s.backend.Apply(context.Background(), p.req); err != nil {
 			if !c.ended() {
 				c.s.logf("kafka: broker %d: %s: %v; connection closed", c.broker, c.nc.RemoteAddr(), err)
@@ -177,9 +177,14 @@ func (c *conn) decode(h header, body []byte) (*plan, error) {
 	if h.version < vr.min || h.version > vr.max || h.version > req.MaxVersion() {
 		if h.key == 18 {
 			// ApiVersions with a version we do not know: a v0 response
-			// with UNSUPPORTED_VERSION and our ranges, so the client can
-			// retry with one we support (KIP-511).
-			return local(cx, func() kmsg.Response { return apiVersionsResponse(c.s.versionsNow(), 0, 35) }), nil
+			// with UNSUPPORTED_VERSION and only ApiVersions' own range,
+			// so the client retries with one we support (KIP-511;
+			// ApiVersionsRequest.getErrorResponse). A client given the
+			// whole table instead (franz-go) uses it without retrying,
+			// so that connection never names its software.
+			t := c.s.versionsNow()
+			only := versionTable{18: t[18]}
+			return local(cx, func() kmsg.Response { return apiVersionsResponse(only, 0, 35) }), nil
 		}
 		return nil, fmt.Errorf("%s v%d not supported (supported: v%d-v%d)", kmsg.NameForKey(h.key), h.version, vr.min, vr.max)
 	}
@@ -266,4 +271,37 @@ func (c *conn) end(why string, tellCore bool) {
 			go c.s.backend.Apply(context.Background(), core.CloseConn{Conn: c.name})
 		}
 	})
+}
+
+// label is what the picture writes by a request and its response: API
+// and version, then the client software's name/version when the client
+// gave them in ApiVersions v3+ (KIP-511), e.g. "Fetch v12
+// kgo/v1.22.3", printable ASCII within core.MaxLabelBytes.
+func (c *conn) label(h header) string {
+	l := fmt.Sprintf("%s v%d", kmsg.NameForKey(h.key), h.version)
+	c.mu.Lock()
+	name, ver := c.softwareName, c.softwareVersion
+	c.mu.Unlock()
+	if name != "" {
+		sw := name
+		if ver != "" {
+			sw += "/" + ver
+		}
+		l += " " + asciiLabel(sw, core.MaxLabelBytes-len(l)-1)
+	}
+	return l
+}
+
+// asciiLabel keeps s's printable ASCII (spaces become '-'), at most n bytes.
+func asciiLabel(s string, n int) string {
+	out := make([]byte, 0, min(len(s), max(n, 0)))
+	for i := 0; i < len(s) && len(out) < n; i++ {
+		switch ch := s[i]; {
+		case ch == ' ':
+			out = append(out, '-')
+		case ch > ' ' && ch < 0x7f:
+			out = append(out, ch)
+		}
+	}
+	return string(out)
 }

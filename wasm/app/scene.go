@@ -396,6 +396,9 @@ func messages(wire []core.Event, now, span int64) ([]scene.Message, int) {
 		}
 		m := scene.Message{ID: ev.MsgID, From: ev.From, To: ev.To, Kind: ev.Msg, SentAt: ev.SentAt, DeliverAt: ev.DeliverAt, Dropped: dropped[ev.MsgID]}
 		zkMessage(ev, &m)
+		if ev.Label != "" { // a real Kafka client's request or response
+			m.Label = ev.Label
+		}
 		out = append(out, m)
 	}
 	omitted := 0

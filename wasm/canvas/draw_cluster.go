@@ -73,6 +73,7 @@ func (d *drawer) cluster(c *layout.Cluster) {
 		d.g.textC(d.dst, m.Name, m.Box, cInk)
 	}
 	d.zkClients(c)
+	d.kafkaClients(c)
 	for _, g := range c.Groups {
 		d.group(g, &s.Groups[g.Index])
 	}

@@ -32,6 +32,9 @@ type Cluster struct {
 	Big       bool // rows are tall enough for HW/LEO words under the cells
 	Sub       int  // partitions side by side in a broker column (1 to 3)
 	hosts     map[string]hostBox
+
+	// KafkaClients are real Kafka clients, after the producers (kclients.go).
+	KafkaClients []KafkaClientBox
 }
 
 // BrokerBox is one broker's column. Index is the broker's index in
@@ -183,6 +186,7 @@ func (c *Cluster) layoutTop(s *scene.Scene, r Rect) {
 		c.hosts[p.Name] = hostBox{box: b.Box, kind: hostTop}
 		x += w + 14
 	}
+	c.layoutKafkaClients(s, r, x, right)
 }
 
 // layoutGroups places groups side by side, each framing its consumers;

@@ -69,6 +69,8 @@ func buildSpace(s *scene.Scene, area Rect) *Space {
 	for _, p := range s.Producers {
 		hosts = append(hosts, p.Name)
 	}
+	kc, _ := kafkaClientHosts(s)
+	hosts = append(hosts, kc...)
 	for _, g := range s.Groups {
 		for _, k := range s.Consumers {
 			if k.Group == g.Name {

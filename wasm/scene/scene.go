@@ -250,7 +250,9 @@ type Message struct {
 	N         int    `json:"n,omitempty"`
 	// Label is what the canvas writes beside the message: a ZooKeeper
 	// request's operation and znode ("getChildren2 /brokers/ids"), a watch
-	// event's type and znode ("NodeDeleted /controller").
+	// event's type and znode ("NodeDeleted /controller"), a real Kafka
+	// client's API, version and software ("Fetch v12 kgo/v1.22.3",
+	// core.Event.Label).
 	Label string `json:"label,omitempty"`
 }
 
