@@ -225,6 +225,7 @@ if [[ -n $kline ]]; then
 	row "kfake records/s" "$(kv kfake-rec/s)"
 	row "ratio kafkasim/kfake" "$(kv ratio)"
 	row "kafkasim heap after" "$(kv heap-MiB) MiB"
+	row "test process RSS after (peak)" "$(kv rss-MiB) MiB ($(kv peak-rss-MiB))"
 else
 	echo "bench: the Kafka protocol benchmark did not run" >&2
 fi

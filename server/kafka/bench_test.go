@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,6 +101,26 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 		b.ReportMetric(fk, "kfake-rec/s")
 		b.ReportMetric(sim/fk, "ratio")
 		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
-		fmt.Fprintf(os.Stderr, "kafka bench: %d records: kafkasim %.0f rec/s, kfake %.0f rec/s, ratio %.2f, heap %.1f MiB\n", n, sim, fk, sim/fk, float64(ms.HeapInuse)/(1<<20))
+		rss, peak := procMemMiB("VmRSS:"), procMemMiB("VmHWM:")
+		b.ReportMetric(rss, "rss-MiB")
+		b.ReportMetric(peak, "peak-rss-MiB")
+		fmt.Fprintf(os.Stderr, "kafka bench: %d records: kafkasim %.0f rec/s, kfake %.0f rec/s, ratio %.2f, heap %.1f MiB, RSS %.0f MiB (peak %.0f, the whole test process: kfake's run included)\n",
+			n, sim, fk, sim/fk, float64(ms.HeapInuse)/(1<<20), rss, peak)
 	}
+}
+
+// procMemMiB reads one of /proc/self/status's kB fields (VmRSS, VmHWM)
+// in MiB; 0 where there is no /proc.
+func procMemMiB(field string) float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, field); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
 }
