@@ -124,11 +124,32 @@ func (m *metadata) controllerDeleted() {
 	m.c.emit(Event{Type: EvZK, Op: "watch", Path: ZKControllerPath, Broker: old,
 		Detail: "/controller deleted: every broker's controller watch fires (NodeDeleted), and each tries to become the controller"})
 	for _, id := range m.registeredIDs() {
-		b := m.c.Broker(id)
-		m.c.net.sendFixed(m.node, b.node, zkMsg{kind: "ZkWatchEvent", path: ZKControllerPath, op: ZKNodeDeleted.String(), jitter: true},
-			func() { b.run(b.incarnation, func() { m.reelect(id, old) }) })
+		m.sendReelect(id, old, &reelectState{})
 	}
 }
+
+// sendReelect sends broker id the NodeDeleted event, and sends it again
+// every zkWatchRetryMs while the broker has not finished its election
+// (done), nobody holds /controller and the broker still has a session: a
+// broker cut off from ZooKeeper for less than its session timeout hears
+// the event when it reconnects (its SetWatches fires it) and its lost
+// requests are retried (retryRequestUntilConnected), so a short split
+// during the election does not leave the cluster without a controller.
+func (m *metadata) sendReelect(id, old int, done *reelectState) {
+	b := m.c.Broker(id)
+	m.c.net.sendFixed(m.node, b.node, zkMsg{kind: "ZkWatchEvent", path: ZKControllerPath, op: ZKNodeDeleted.String(), jitter: true},
+		func() { b.run(b.incarnation, func() { m.reelect(id, old, done) }) })
+	m.c.after(zkWatchRetryMs, func() {
+		if _, ok := m.registered[id]; ok && !done.done && m.controller == 0 {
+			m.sendReelect(id, old, done)
+		}
+	})
+}
+
+// reelectState is one broker's progress in an election: it resigned (the
+// old controller), it finished (learnt the winner or had its create
+// answered).
+type reelectState struct{ resigned, done bool }
 
 // reelect is KafkaController.processReelect on broker id: maybeResign (the
 // broker that was the controller and no longer holds /controller resigns:
@@ -136,9 +157,10 @@ func (m *metadata) controllerDeleted() {
 // nobody holds it, registers itself (registerControllerAndIncrementControllerEpoch:
 // create /controller and write /controller_epoch + 1; the first create to
 // reach ZooKeeper wins, the others get NODEEXISTS and learn who won).
-func (m *metadata) reelect(id, old int) {
+func (m *metadata) reelect(id, old int, done *reelectState) {
 	b := m.c.Broker(id)
-	if id == old && m.controller != id {
+	if id == old && m.controller != id && !done.resigned {
+		done.resigned = true
 		m.c.emit(Event{Type: EvController, Broker: id, Detail: fmt.Sprintf("broker %d resigns as controller (onControllerResignation): /controller is gone", id)})
 	}
 	ask := zkMsg{kind: "ZkGetData", path: ZKControllerPath, jitter: true}
@@ -147,9 +169,10 @@ func (m *metadata) reelect(id, old int) {
 		m.c.net.sendFixed(m.node, b.node, zkMsg{kind: "ZkGetDataResponse", path: ZKControllerPath, jitter: true}, func() {
 			b.run(b.incarnation, func() {
 				if held != 0 {
+					done.done = true
 					return // elect: broker `held` has been elected already
 				}
-				m.tryCreateController(id)
+				m.tryCreateController(id, done)
 			})
 		})
 	})
@@ -158,7 +181,7 @@ func (m *metadata) reelect(id, old int) {
 // tryCreateController sends broker id's create of /controller (with the
 // epoch's write) to ZooKeeper; there it wins if /controller is still free
 // and the broker's session lives.
-func (m *metadata) tryCreateController(id int) {
+func (m *metadata) tryCreateController(id int, done *reelectState) {
 	b := m.c.Broker(id)
 	// From 2.2 (KAFKA-6082) the create and the epoch's write are one
 	// multi request; before, a create, the epoch written after winning.
@@ -177,7 +200,7 @@ func (m *metadata) tryCreateController(id int) {
 		default:
 			m.takeController(id)
 		}
-		m.c.net.sendFixed(m.node, b.node, zkMsg{kind: kind + "Response", path: ZKControllerPath, jitter: true}, func() {})
+		m.c.net.sendFixed(m.node, b.node, zkMsg{kind: kind + "Response", path: ZKControllerPath, jitter: true}, func() { done.done = true })
 	})
 }
 
