@@ -156,6 +156,7 @@ func (b *Broker) startPeriodic() {
 	b.every(func() int64 { return bc.hwCheckpointMs }, b.checkpointHW)
 	b.every(func() int64 { return bc.writebackMs }, b.writeback)
 	b.every(func() int64 { return bc.retentionCheckMs }, b.retention)
+	b.every(func() int64 { return bc.offsetsCheckMs }, func() { b.groups.cleanupGroupMetadata() })
 }
 
 // every runs fn every d() ms while the process lives and its periodic

@@ -19,6 +19,8 @@ type brokerConf struct {
 	offsetsPartitions  int
 	offsetsRF          int
 	offsetsCommitMs    int64
+	offsetsRetentionMs int64 // offsets.retention.minutes in ms
+	offsetsCheckMs     int64 // offsets.retention.check.interval.ms
 	initialRebalanceMs int64
 	minSessionMs       int64
 	maxSessionMs       int64
@@ -47,6 +49,8 @@ func newBrokerConf(s settings) brokerConf {
 		offsetsPartitions:  int(s.int("offsets.topic.num.partitions")),
 		offsetsRF:          int(s.int("offsets.topic.replication.factor")),
 		offsetsCommitMs:    s.int("offsets.commit.timeout.ms"),
+		offsetsRetentionMs: s.int("offsets.retention.minutes") * 60_000,
+		offsetsCheckMs:     s.int("offsets.retention.check.interval.ms"),
 		initialRebalanceMs: s.int("group.initial.rebalance.delay.ms"),
 		minSessionMs:       s.int("group.min.session.timeout.ms"),
 		maxSessionMs:       s.int("group.max.session.timeout.ms"),

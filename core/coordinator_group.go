@@ -45,6 +45,11 @@ type group struct {
 	// writing: offset commits being appended to __consumer_offsets, per
 	// partition (GroupMetadata.pendingOffsetCommits)
 	writing map[*Partition]int
+	// committedAt is each offset's commit timestamp; stateSince is when
+	// the group entered its state (currentStateTimestamp). Offset expiry
+	// reads them (coordinator_offsets_expiry.go).
+	committedAt map[*Partition]int64
+	stateSince  int64
 }
 
 // gmember is one member as the coordinator sees it.
@@ -62,7 +67,8 @@ type gmember struct {
 
 func newGroup(co *coordinator, id string, p *Partition) *group {
 	return &group{id: id, co: co, p: p, members: map[string]*gmember{}, pending: map[string]string{},
-		static: map[string]string{}, offsets: map[*Partition]int64{}}
+		static: map[string]string{}, offsets: map[*Partition]int64{}, committedAt: map[*Partition]int64{},
+		stateSince: co.b.c.now}
 }
 
 func (g *group) emit(detail string) {
@@ -74,6 +80,7 @@ func (g *group) setState(s groupState, why string) {
 		return
 	}
 	g.state = s
+	g.stateSince = g.co.b.c.now // GroupMetadata.transitionTo: currentStateTimestamp
 	g.emit(fmt.Sprintf("is %s (generation %d): %s", s, g.generation, why))
 }
 

@@ -52,6 +52,7 @@ func (co *coordinator) commitOffsets(req commitReq, done func(string)) {
 	for _, p := range req.order {
 		g.writing[p]++
 	}
+	at := co.b.c.now // OffsetAndMetadata.commitTimestamp
 	co.appendInternalAt(g.p, recs, func(e string, base int64) {
 		for _, p := range req.order { // written or failed: no longer pending
 			if g.writing[p]--; g.writing[p] <= 0 {
@@ -62,6 +63,7 @@ func (co *coordinator) commitOffsets(req commitReq, done func(string)) {
 			for i, p := range req.order {
 				old, had := g.offsets[p]
 				g.offsets[p] = req.offsets[p]
+				g.committedAt[p] = at
 				co.b.c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: req.offsets[p], At: co.b.c.now, Log: g.p.Name, LogOffset: base + int64(i)})
 				co.b.c.emit(Event{Type: EvCommit, Group: g.id, Partition: p.Name, Offset: req.offsets[p], Broker: co.b.ID,
 					Detail: fmt.Sprintf("stored in %s", g.p.Name), Minor: had && old == req.offsets[p]})

@@ -17,8 +17,8 @@ func (co *coordinator) load(r *Replica) {
 	p := r.p
 	co.loaded[p] = true
 	for _, bt := range r.log.Batches(r.log.StartOffset()) {
-		for _, rec := range bt.Records {
-			co.replay(p, rec)
+		for i, rec := range bt.Records {
+			co.replay(p, rec, bt.RecordTimestamp(i))
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(co.groups)) {
@@ -59,6 +59,7 @@ type groupRecord struct {
 	Generation int            `json:"generation"`
 	Protocol   string         `json:"protocol,omitempty"`
 	Leader     string         `json:"leader,omitempty"`
+	StateTs    int64          `json:"stateTimestamp,omitempty"` // currentStateTimestamp
 	Members    []memberRecord `json:"members,omitempty"`
 }
 
@@ -73,8 +74,10 @@ type memberRecord struct {
 	Assignment []string `json:"assignment"`
 }
 
-// replay applies one __consumer_offsets record to the in-memory groups.
-func (co *coordinator) replay(p *Partition, rec log.Record) {
+// replay applies one __consumer_offsets record, written at ts, to the
+// in-memory groups; a value ending in "=null" is a tombstone (expired
+// offsets, a dead group).
+func (co *coordinator) replay(p *Partition, rec log.Record, ts int64) {
 	switch rec.Key {
 	case "offset":
 		eq := strings.LastIndexByte(rec.Value, '=')
@@ -82,14 +85,29 @@ func (co *coordinator) replay(p *Partition, rec log.Record) {
 		if eq < 0 || sl < 0 {
 			return
 		}
-		off, err := strconv.ParseInt(rec.Value[eq+1:], 10, 64)
 		tp, perr := co.b.c.Partition(rec.Value[sl+1 : eq])
-		if err != nil || perr != nil {
+		if perr != nil {
+			return
+		}
+		if rec.Value[eq+1:] == tombstone {
+			if g := co.groups[rec.Value[:sl]]; g != nil {
+				delete(g.offsets, tp)
+				delete(g.committedAt, tp)
+			}
+			return
+		}
+		off, err := strconv.ParseInt(rec.Value[eq+1:], 10, 64)
+		if err != nil {
 			return
 		}
 		g := co.replayGroup(p, rec.Value[:sl])
 		g.offsets[tp] = off
+		g.committedAt[tp] = ts
 	case "group":
+		if id, ok := strings.CutSuffix(rec.Value, "="+tombstone); ok && !strings.HasPrefix(rec.Value, "{") {
+			delete(co.groups, id)
+			return
+		}
 		var gr groupRecord
 		if json.Unmarshal([]byte(rec.Value), &gr) != nil {
 			return
@@ -129,12 +147,15 @@ func (co *coordinator) replayMetadata(p *Partition, gr groupRecord) {
 	if len(g.members) > 0 {
 		g.state = gsStable
 	}
+	if gr.StateTs > 0 {
+		g.stateSince = gr.StateTs
+	}
 }
 
 // persist writes the group's metadata (GroupMetadataManager.storeGroup)
 // with acks=all; done gets "" or an error name.
 func (co *coordinator) persist(g *group, done func(string)) {
-	gr := groupRecord{Group: g.id, Generation: g.generation, Protocol: g.protocol, Leader: g.leader}
+	gr := groupRecord{Group: g.id, Generation: g.generation, Protocol: g.protocol, Leader: g.leader, StateTs: g.stateSince}
 	for _, m := range g.sortedMembers() {
 		mr := memberRecord{ID: m.id, Client: m.client, Instance: m.instance, SessionMs: m.sessionMs, RebalMs: m.rebalanceMs,
 			Protocols: m.protocols, Topics: m.sub.Topics}

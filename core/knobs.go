@@ -131,6 +131,8 @@ var knobs = map[string]knob{
 	"offsets.topic.num.partitions":                  {scopeBroker, "50", intIn(1, 1000)},
 	"offsets.topic.replication.factor":              {scopeBroker, "3", intIn(1, 64)},
 	"offsets.commit.timeout.ms":                     {scopeBroker, "5000", intIn(1, math.MaxInt32)},
+	"offsets.retention.minutes":                     {scopeBroker, "10080", intIn(1, math.MaxInt32)},
+	"offsets.retention.check.interval.ms":           {scopeBroker, "600000", intIn(1, math.MaxInt32)},
 	"group.initial.rebalance.delay.ms":              {scopeBroker, "3000", intIn(0, math.MaxInt32)},
 	"group.min.session.timeout.ms":                  {scopeBroker, "6000", intIn(0, math.MaxInt32)},
 	"group.max.session.timeout.ms":                  {scopeBroker, "1800000", intIn(0, math.MaxInt32)},

@@ -47,6 +47,12 @@ type preset struct {
 	// fenced ones included (placed last, never first); 2.8's placer used
 	// unfenced brokers only.
 	placeFenced bool
+	// kip211: 2.1+ offsets expire offsets.retention.minutes after their
+	// group became Empty (or, in a Stable group, for topics it no longer
+	// subscribes to, and for standalone consumers, after their commit);
+	// before, every offset expired that long after its commit, whatever
+	// the group's state (GroupMetadata.removeExpiredOffsets, KIP-211).
+	kip211 bool
 	// memberIDRequired: 2.2+ JoinGroup with an empty member id answers MEMBER_ID_REQUIRED (KIP-394).
 	memberIDRequired bool
 	// offsetsInZK: 0.8.x consumers keep offsets in /consumers/<g>/offsets (offsets.storage=zookeeper).
@@ -118,6 +124,7 @@ var presets = map[string]*preset{
 			"group.initial.rebalance.delay.ms": "0",
 			"auto.commit.interval.ms":          "60000",
 			"delivery.timeout.ms":              "0",
+			"offsets.retention.minutes":        "1440",
 		},
 	},
 	"0.11": {
@@ -132,11 +139,12 @@ var presets = map[string]*preset{
 			"enable.idempotence":             "false",
 			"session.timeout.ms":             "10000",
 			"delivery.timeout.ms":            "0",
+			"offsets.retention.minutes":      "1440",
 		},
 	},
 	"2.8": {
 		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, hwWaitsAfterAlterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip360: true, stableOffsets: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
+		kip360: true, stableOffsets: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
 		partitioner: "sticky", batchExpiry: "delivery",
 		defaults: map[string]string{
 			"acks":               "1",
@@ -147,14 +155,14 @@ var presets = map[string]*preset{
 	"3.9": {
 		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, expBackoff: true,
-		kip360: true, stableOffsets: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, expBackoff: true,
-		kip360: true, stableOffsets: true, minIsrHoldsHW: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{"linger.ms": "5"},
 	},

@@ -66,6 +66,11 @@ func (c *Cluster) GroupCommitted(name string, p *Partition) (int64, bool, error)
 	}
 	g := c.group(name)
 	if g == nil {
+		if op := c.offsetsPartition(name); op != nil {
+			if b := c.Broker(op.state.leader); b != nil && b.processUp() && b.groups.loaded[op] {
+				return 0, false, nil // the coordinator knows no such group (never used, or Dead after expiry)
+			}
+		}
 		return 0, false, fmt.Errorf("group %s has no active coordinator", name)
 	}
 	off, ok := g.offsets[p]

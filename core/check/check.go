@@ -412,8 +412,9 @@ func Deliveries(c *core.Cluster) []Violation {
 // OffsetRegressions finds group partitions whose committed offset moved
 // backwards: per group and partition, the commits in log order (see
 // LogBefore), a commit smaller than the one before it that no
-// auto.offset.reset explains (see ResetExplains). One violation per group
-// partition.
+// auto.offset.reset explains (see ResetExplains). An expired offset
+// (Offset -1: the coordinator deleted it, KIP-211) is no commit: the next
+// commit starts afresh. One violation per group partition.
 func OffsetRegressions(c *core.Cluster) []Violation {
 	h := c.History()
 	type key struct{ group, partition string }
@@ -431,7 +432,7 @@ func OffsetRegressions(c *core.Cluster) []Violation {
 	for _, k := range order {
 		cs := byKey[k]
 		for i := 1; i < len(cs); i++ {
-			if cs[i].Offset < cs[i-1].Offset && !ResetExplains(h, cs[:i], cs[i]) {
+			if cs[i].Offset >= 0 && cs[i].Offset < cs[i-1].Offset && !ResetExplains(h, cs[:i], cs[i]) {
 				out = append(out, RegressionAt(cs[i-1], cs[i]))
 				break
 			}

@@ -491,6 +491,7 @@ func (ck *checker) deliveries(h *core.History) []check.Violation {
 // regressions is check.OffsetRegressions over the new commits: each goes
 // into its group partition's list in log order, and is checked against
 // its neighbours there (a commit reported late sits before later ones).
+// An expiry (Offset -1) is never a regression, nor is the commit after it.
 func (ck *checker) regressions(h *core.History) []check.Violation {
 	var out []check.Violation
 	for ; ck.nCommits < len(h.Commits); ck.nCommits++ {
@@ -502,10 +503,10 @@ func (ck *checker) regressions(h *core.History) []check.Violation {
 			continue
 		}
 		switch {
-		case at > 0 && cm.Offset < cs[at-1].Offset && !check.ResetExplains(h, cs[:at], cm):
+		case at > 0 && cm.Offset >= 0 && cm.Offset < cs[at-1].Offset && !check.ResetExplains(h, cs[:at], cm):
 			ck.regressed[k] = true
 			out = append(out, check.RegressionAt(cs[at-1], cm))
-		case at+1 < len(cs) && cs[at+1].Offset < cm.Offset && !check.ResetExplains(h, cs[:at+1], cs[at+1]):
+		case at+1 < len(cs) && cs[at+1].Offset >= 0 && cs[at+1].Offset < cm.Offset && !check.ResetExplains(h, cs[:at+1], cs[at+1]):
 			ck.regressed[k] = true
 			out = append(out, check.RegressionAt(cm, cs[at+1]))
 		}

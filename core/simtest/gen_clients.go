@@ -51,6 +51,13 @@ func (g *gen) setup(seed uint64) {
 		set["zookeeper.session.timeout.ms"] = zkSessionMs
 	}
 	g.mechanismSettings(set)
+	if re := xrand.New(seed ^ 0x0ff5_e7e0_0000_0000); re.Chance(15) {
+		// Offset expiry within a run (KIP-211): a group Empty for a
+		// minute loses its offsets and later members reset. A stream of
+		// its own, so other seeds' scripts stay as they were.
+		set["offsets.retention.minutes"] = "1"
+		set["offsets.retention.check.interval.ms"] = xrand.Pick(re, []string{"5000", "20000"})
+	}
 	if g.unsafe {
 		g.ackLoss, g.unclean, g.reorder, g.redeliver = r.Chance(50), r.Chance(40), r.Chance(50), r.Chance(50)
 		set["min.insync.replicas"] = xrand.Pick(r, []string{"1", "1", "2"})

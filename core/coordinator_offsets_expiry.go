@@ -1,0 +1,132 @@
+package core
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/kafkasim/kafkasim/core/log"
+)
+
+// tombstone is what kafkasim writes as the value of a deleted offset or
+// group in __consumer_offsets (Kafka's null value): "g/t-0=null".
+const tombstone = "null"
+
+// cleanupGroupMetadata is GroupMetadataManager.cleanupGroupMetadata, run
+// every offsets.retention.check.interval.ms on each broker for the groups
+// it coordinates: expired offsets are dropped and a tombstone written for
+// each; an Empty group left with no offsets becomes Dead and is forgotten
+// (with a tombstone for its metadata unless it never had a generation).
+// A consumer that later joins the group finds no committed offset and
+// starts by auto.offset.reset.
+func (co *coordinator) cleanupGroupMetadata() {
+	c := co.b.c
+	for _, id := range slices.Sorted(maps.Keys(co.groups)) {
+		g := co.groups[id]
+		if g.state == gsDead || !co.loaded[g.p] {
+			continue
+		}
+		expired := g.expiredOffsets(c.now, c.bc.offsetsRetentionMs)
+		var recs []log.Record
+		var names []string
+		for _, p := range expired {
+			names = append(names, fmt.Sprintf("%s (offset %d)", p.Name, g.offsets[p]))
+			delete(g.offsets, p)
+			delete(g.committedAt, p)
+			recs = append(recs, log.Record{Key: "offset", Value: g.id + "/" + p.Name + "=" + tombstone, HasKey: true})
+		}
+		if len(expired) > 0 {
+			g.emit(fmt.Sprintf("offsets expired: %s (%s)", strings.Join(names, ", "), g.expiryRule()))
+		}
+		dead := g.state == gsEmpty && len(g.offsets) == 0 && len(g.writing) == 0
+		if dead {
+			g.setState(gsDead, "Empty with no offsets left")
+			g.joinGen++
+			delete(co.groups, g.id)
+			if g.generation > 0 {
+				// A group only ever used for offsets (generation 0) has
+				// no metadata record to delete.
+				recs = append(recs, log.Record{Key: "group", Value: g.id + "=" + tombstone, HasKey: true})
+			}
+		}
+		if len(recs) == 0 {
+			continue
+		}
+		logName := g.p.Name
+		co.appendInternalAt(g.p, recs, func(e string, base int64) {
+			for i, p := range expired {
+				at := int64(-1)
+				if e == "" {
+					at = base + int64(i)
+				}
+				// An expiry is not a commit going backwards: the checker
+				// sees Offset -1 and compares later commits with nothing.
+				c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: -1, At: c.now, Log: logName, LogOffset: at})
+			}
+		})
+	}
+}
+
+// expiredOffsets is GroupMetadata.removeExpiredOffsets' choice of offsets
+// that have expired at now, in partition order; offsets with a commit
+// being written never expire. From 2.1 (KIP-211): in an Empty group that
+// has used the group protocol, all of them once the group has been Empty
+// for the retention (currentStateTimestamp); in a Stable group, those of
+// topics no member subscribes to, the retention after their commit; in a
+// group only used to store offsets (standalone consumers, generation 0
+// and no members), each the retention after its commit; none otherwise.
+// Before 2.1, each offset the retention after its commit, in any state.
+func (g *group) expiredOffsets(now, retention int64) []*Partition {
+	if len(g.offsets) == 0 {
+		return nil
+	}
+	var base func(*Partition) int64 // the time retention counts from; -1: never
+	subscribed := map[string]bool{}
+	standalone := g.generation == 0 && len(g.members) == 0
+	switch {
+	case !g.co.b.c.preset.kip211 || standalone:
+		base = func(p *Partition) int64 { return g.committedAt[p] }
+	case g.state == gsEmpty:
+		base = func(*Partition) int64 { return g.stateSince }
+	case g.state == gsStable:
+		for _, m := range g.members {
+			for _, t := range m.sub.Topics {
+				subscribed[t] = true
+			}
+		}
+		base = func(p *Partition) int64 {
+			if subscribed[p.Topic.Name] {
+				return -1
+			}
+			return g.committedAt[p]
+		}
+	default:
+		return nil
+	}
+	// Before 2.1 an offset expires once its expireTimestamp (commit +
+	// retention) is in the past; from 2.1 once the retention has passed.
+	strict := !g.co.b.c.preset.kip211
+	var out []*Partition
+	for p := range g.offsets {
+		if b := base(p); b >= 0 && g.writing[p] == 0 && (now-b > retention || !strict && now-b == retention) {
+			out = append(out, p)
+		}
+	}
+	sortParts(out)
+	return out
+}
+
+// expiryRule says why the offsets expired, for the event.
+func (g *group) expiryRule() string {
+	mins := g.co.b.c.bc.offsetsRetentionMs / 60_000
+	switch {
+	case !g.co.b.c.preset.kip211:
+		return fmt.Sprintf("committed more than offsets.retention.minutes=%d ago; before 2.1 in any group state", mins)
+	case g.generation == 0 && len(g.members) == 0:
+		return fmt.Sprintf("standalone consumer's offsets committed more than offsets.retention.minutes=%d ago", mins)
+	case g.state == gsEmpty:
+		return fmt.Sprintf("group Empty for offsets.retention.minutes=%d, KIP-211", mins)
+	}
+	return fmt.Sprintf("topics no member subscribes to, committed more than offsets.retention.minutes=%d ago, KIP-211", mins)
+}
