@@ -195,6 +195,7 @@ func (m *member) joinGroup() {
 					m.committing = false
 					m.prepareDone()
 					m.ensure()
+					m.k.pump() // fetching resumes (see holdRecords)
 				})
 			}
 			return

@@ -26,7 +26,7 @@ func (k *Consumer) pump() {
 			k.initPosition(p)
 		}
 	}
-	if k.conf.manual && len(k.buffer) >= maxBuffered {
+	if k.conf.manual && len(k.buffer) >= maxBuffered || k.holdRecords() {
 		return
 	}
 	leaders := map[int][]fetchPart{}
@@ -135,8 +135,8 @@ func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
 	for i, fr := range res {
 		p := fr.p
 		pos, ok := k.pos[p]
-		if !ok || pos != parts[i].offset || !k.owns(p) {
-			continue
+		if !ok || pos != parts[i].offset || !k.owns(p) || k.holdRecords() {
+			continue // (held: the records are dropped and fetched again later)
 		}
 		switch fr.err {
 		case "":
@@ -237,4 +237,17 @@ func (k *Consumer) deliver(n int) int {
 	k.buffer = append(k.buffer[:0], k.buffer[n:]...)
 	k.pollDone()
 	return n
+}
+
+// holdRecords reports that poll returns no records now: the member's
+// onJoinPrepare auto-commit is in flight, and either its partitions are
+// pending revocation (eager protocol, 3.3+: SubscriptionState
+// .markPendingRevocation, so the fetcher neither fetches them nor returns
+// what it fetched, KAFKA-14196) or the commit is synchronous and poll
+// blocks in it (before 3.3: maybeAutoCommitOffsetsSync). Otherwise
+// records handed out after the commit was sent would be past what it
+// stores, and the partition's next owner would get them again.
+func (k *Consumer) holdRecords() bool {
+	m, ok := k.member.(*member)
+	return ok && m.committing && (!m.cooperative || !k.c.preset.asyncJoinCommit)
 }

@@ -53,6 +53,12 @@ type preset struct {
 	// before, every offset expired that long after its commit, whatever
 	// the group's state (GroupMetadata.removeExpiredOffsets, KIP-211).
 	kip211 bool
+	// asyncJoinCommit: 3.3+ ConsumerCoordinator.onJoinPrepare commits
+	// asynchronously and marks an eager member's partitions pending
+	// revocation (KAFKA-14196), so a cooperative member keeps consuming
+	// while the commit is in flight; before, the commit was synchronous
+	// (maybeAutoCommitOffsetsSync) and poll returned nothing meanwhile.
+	asyncJoinCommit bool
 	// memberIDRequired: 2.2+ JoinGroup with an empty member id answers MEMBER_ID_REQUIRED (KIP-394).
 	memberIDRequired bool
 	// offsetsInZK: 0.8.x consumers keep offsets in /consumers/<g>/offsets (offsets.storage=zookeeper).
@@ -154,14 +160,14 @@ var presets = map[string]*preset{
 	},
 	"3.9": {
 		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, expBackoff: true,
+		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, expBackoff: true,
+		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{"linger.ms": "5"},
