@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func testApp() *App {
@@ -143,12 +142,11 @@ func TestBuildCachesAndRebuilds(t *testing.T) {
 		t.Errorf("kafkasim.wasm is not WebAssembly")
 	}
 	log.Reset()
-	start := time.Now()
 	if _, err := Build(Options{Root: root, CacheDir: cache, Log: &log}); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(log.String(), "building") || time.Since(start) > 5*time.Second {
-		t.Errorf("second start rebuilt (%s): %q", time.Since(start), log.String())
+	if strings.Contains(log.String(), "building") {
+		t.Errorf("second start rebuilt: %q", log.String())
 	}
 	os.WriteFile(filepath.Join(root, "wasm/canvas/main.go"), []byte("package main\n\nfunc main() { println(\"v2\") }\n"), 0o644)
 	log.Reset()
