@@ -173,6 +173,9 @@ func (c *Cluster) set(x Set) error {
 	}
 	old := c.bc
 	c.bc = newBrokerConf(s)
+	if c.bc.autoRebalance != old.autoRebalance || c.bc.imbalanceCheckMs != old.imbalanceCheckMs {
+		c.md.leaderBalanceConfChanged()
+	}
 	if c.bc != old {
 		hb := c.bc.zkSessionMs != old.zkSessionMs || c.bc.brokerHeartbeatMs != old.brokerHeartbeatMs
 		for _, b := range c.brokers {

@@ -36,6 +36,7 @@ type metadata struct {
 	watchQ    []watchEvent
 	watchBusy bool
 	watchSeq  int // ids of watch events
+	balance   leaderBalance
 }
 
 const maxMetadataRecords = 10_000
@@ -52,7 +53,6 @@ func newMetadata(c *Cluster) *metadata {
 }
 
 func (m *metadata) start() {
-	m.startLeaderRebalance()
 	if !m.kraft {
 		// Brokers create their persistent paths at startup (ZkData's
 		// PersistentZkPaths; ZkUtils' in 0.8), the old consumers' "/consumers"
@@ -140,6 +140,7 @@ func (m *metadata) topicCreated(t *Topic, parts []*Partition) {
 		for _, p := range parts {
 			m.log(fmt.Sprintf("PartitionRecord %s replicas=%s isr=%s leader=%d leaderEpoch=%d", p.Name, joinInts(p.replicas), joinInts(p.state.isr), p.state.leader, p.state.epoch))
 		}
+		m.maybeScheduleBalance()
 		return
 	}
 	var b strings.Builder

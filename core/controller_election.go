@@ -13,6 +13,7 @@ func (m *metadata) onControllerFailover() {
 	// Dead replicas leave the ISR; offline partitions get a leader if possible.
 	m.handleOffline(all)
 	m.propagate(all, nil) // a new controller sends everyone the full state
+	m.startZKLeaderBalance(zkFirstBalanceMs)
 }
 
 // onBrokerStartup sends the returning broker its partitions (it becomes a

@@ -10,9 +10,13 @@ import (
 // writeState stores a partition's new state (the state znode, or a
 // PartitionChangeRecord).
 func (m *metadata) writeState(p *Partition, st pstate, why string) {
+	moved := p.state.leader != st.leader
 	p.state = st
 	if m.kraft {
 		m.log(fmt.Sprintf("PartitionChangeRecord %s leader=%d leaderEpoch=%d isr=%s partitionEpoch=%d (%s)", p.Name, st.leader, st.epoch, joinInts(st.isr), st.version, why))
+		if moved {
+			m.maybeScheduleBalance()
+		}
 		return
 	}
 	path := statePath(p)

@@ -38,6 +38,10 @@ type preset struct {
 	// follower fetch. Before 2.7 the leader's own synchronous ZooKeeper
 	// write was followed by maybeIncrementLeaderHW (Partition.maybeShrinkIsr).
 	hwWaitsAfterAlterIsr bool
+	// kraftLeaderBalance: 3.2+ KRaft controllers elect preferred leaders
+	// automatically (KAFKA-13682; see controller_preferred_election.go);
+	// 2.8's QuorumController had no such check.
+	kraftLeaderBalance bool
 	// kip841: 3.3+ KRaft controllers refuse an ISR naming a fenced broker
 	// with INELIGIBLE_REPLICA (ReplicationControlManager
 	// .validateIsrChanges, KIP-841); 2.8 to 3.2 accepted it.
@@ -160,14 +164,14 @@ var presets = map[string]*preset{
 	},
 	"3.9": {
 		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true,
+		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true, kraftLeaderBalance: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true,
+		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true, kraftLeaderBalance: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{"linger.ms": "5"},
