@@ -154,3 +154,15 @@ func (p *Producer) wakeAt(at int64) {
 		}
 	})
 }
+
+// expiredFailed: the answer to a batch that expired in flight is an error.
+// The batch cannot be retried (its delivery timeout passed), so Kafka fails
+// it again with adjustSequenceNumbers (Sender.completeBatch → failBatch →
+// TransactionManager.handleFailedBatch): an idempotent producer bumps its
+// epoch for the partition, since the broker may lack the batch and later
+// sequences would otherwise meet OUT_OF_ORDER_SEQUENCE_NUMBER forever.
+func (p *Producer) expiredFailed(b *pbatch) {
+	if p.conf.idempotent && p.c.preset.kip360 && b.seq >= 0 && b.epoch == b.q.epoch {
+		b.q.bump = true
+	}
+}

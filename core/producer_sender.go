@@ -191,8 +191,10 @@ func (p *Producer) onResponse(id int, res []produceResult) {
 		if b.expired {
 			if res[i].err == "" {
 				p.ackedSeq(b) // the sequence bookkeeping still sees it (handleCompletedBatch)
+			} else {
+				p.expiredFailed(b)
 			}
-			continue // its records already failed (expireInflight)
+			continue // its records already failed (expire)
 		}
 		if res[i].err == "" {
 			p.complete(b, res[i].offset)
@@ -227,6 +229,7 @@ func (p *Producer) disconnect(id int, ids []int, err, why string) {
 		p.finishReq(rq)
 		for _, b := range rq.batches {
 			if b.expired {
+				p.expiredFailed(b)
 				continue
 			}
 			p.failBatch(b, err)
