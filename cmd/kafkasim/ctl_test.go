@@ -125,7 +125,7 @@ func TestServeWithScenarioAndCtl(t *testing.T) {
 	// Tail in the background while commands run.
 	tailDone := make(chan string, 1)
 	go func() {
-		_, out, errs := runCtl(t, url, "", "-room", room.Code, "tail", "-json", "-v", "-n", "40")
+		_, out, errs := runCtl(t, url, "", "-room", room.Code, "tail", "-json", "-v", "-n", "200")
 		tailDone <- out + errs
 	}()
 	time.Sleep(200 * time.Millisecond) // let the tail connect
@@ -138,7 +138,7 @@ func TestServeWithScenarioAndCtl(t *testing.T) {
 	var tailed string
 	select {
 	case tailed = <-tailDone:
-	case <-time.After(20 * time.Second):
+	case <-time.After(60 * time.Second):
 		t.Fatal("tail -n 40 did not finish")
 	}
 	lines := strings.Split(strings.TrimSpace(tailed), "\n")

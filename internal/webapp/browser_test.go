@@ -65,7 +65,7 @@ func serve(t *testing.T) string {
 
 func newBrowser(t *testing.T, base string) *browser {
 	t.Helper()
-	return newBrowserTimeout(t, base, 300*time.Second)
+	return newBrowserTimeout(t, base, 600*time.Second)
 }
 
 // newBrowserTimeout is newBrowser with the whole session bounded by d.

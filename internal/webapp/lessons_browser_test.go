@@ -19,7 +19,7 @@ type lessonPage struct{ *browser }
 
 func newLessonPage(t *testing.T) *lessonPage {
 	t.Helper()
-	return &lessonPage{newBrowserTimeout(t, serve(t), 360*time.Second)}
+	return &lessonPage{newBrowserTimeout(t, serve(t), 600*time.Second)}
 }
 
 func (p *lessonPage) open(url string) {

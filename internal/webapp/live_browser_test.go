@@ -108,7 +108,7 @@ func TestLiveClassroom(t *testing.T) {
 		t.Skip("starts a browser")
 	}
 	base := serveClassroom(t)
-	teacher := newBrowserTimeout(t, base, 360*time.Second)
+	teacher := newBrowserTimeout(t, base, 600*time.Second)
 	teacher.open(base)
 	teacher.js(nil, `kafkasim.load("# a class\ncluster brokers=3 seed=4 version=3.9 metadata=kraft\ntopic create orders partitions=1 rf=3 assign=1,2,3\nproducer p1 acks=all\nconsumer c1 group=g topics=orders\nproduce p1 orders value=m1\nwait 1s\n", "a class"), true`)
 	teacher.js(nil, `Live.create().then(() => true)`)
@@ -266,7 +266,7 @@ func TestShareUnderServe(t *testing.T) {
 		t.Skip("starts a browser")
 	}
 	base := serveClassroom(t)
-	b := newBrowserTimeout(t, base, 240*time.Second)
+	b := newBrowserTimeout(t, base, 600*time.Second)
 	b.openLoaded(base + "?canvas=0")
 	check := func(what, link string, want shareView) {
 		t.Helper()
