@@ -53,10 +53,8 @@ func (l *Layout) SpriteLabels(sprites []Sprite) []MsgLabel {
 		if m.Label == "" || sp.Dropped && sp.Fade >= 1 {
 			continue
 		}
-		if k := labelKey(m); seen[k] {
+		if !firstOfKey(seen, m) {
 			continue
-		} else {
-			seen[k] = true
 		}
 		if len(out) == MaxMsgLabels {
 			break
@@ -89,6 +87,17 @@ func labelKey(m *scene.Message) string {
 	return m.Label + "\x00" + end(m.From) + "\x00" + end(m.To)
 }
 
+// firstOfKey reports whether m is the first message of its labelKey in
+// seen, and records it: one label is drawn per key.
+func firstOfKey(seen map[string]bool, m *scene.Message) bool {
+	k := labelKey(m)
+	if seen[k] {
+		return false
+	}
+	seen[k] = true
+	return true
+}
+
 // ArrowLabels places the labels of the arrows whose messages have one,
 // beside the arrow's middle, inside the plot, one per labelKey (the
 // newest arrow's).
@@ -107,10 +116,8 @@ func (l *Layout) ArrowLabels(arrows []Arrow) []MsgLabel {
 		if m.Label == "" {
 			continue
 		}
-		if k := labelKey(m); seen[k] {
+		if !firstOfKey(seen, m) {
 			continue
-		} else {
-			seen[k] = true
 		}
 		if len(out) == MaxMsgLabels {
 			break
