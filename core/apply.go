@@ -340,6 +340,14 @@ func (c *Cluster) racks(ids []int) map[int]string {
 // addPartitions creates partitions with the given replica lists: state
 // leader = first live replica, ISR = live replicas, then LeaderAndIsr.
 func (c *Cluster) addPartitions(t *Topic, assign [][]int) {
+	parts := c.newPartitions(t, assign)
+	c.md.topicCreated(t, parts)
+	c.md.propagate(parts, nil)
+}
+
+// newPartitions makes t's partitions with the given replica lists: state
+// leader = first live replica, ISR = live replicas; nothing is published.
+func (c *Cluster) newPartitions(t *Topic, assign [][]int) []*Partition {
 	md := c.md
 	var parts []*Partition
 	for _, reps := range assign {
@@ -360,8 +368,7 @@ func (c *Cluster) addPartitions(t *Topic, assign [][]int) {
 		parts = append(parts, p)
 		c.nparts++
 	}
-	md.topicCreated(t, parts)
-	md.propagate(parts, nil)
+	return parts
 }
 
 // alterTopic adds partitions (AdminZkClient.addPartitions: placement

@@ -274,6 +274,13 @@ func (b *Broker) sortedReplicas() []*Replica {
 // Replica returns this broker's replica of p, or nil.
 func (b *Broker) Replica(p *Partition) *Replica { return b.replicas[p] }
 
+// HWCheckpoint is p's entry in the broker's replication-offset-checkpoint
+// (the high watermark as last checkpointed, what a restart starts from).
+func (b *Broker) HWCheckpoint(p *Partition) (int64, bool) {
+	hw, ok := b.hwCheckpoint[p]
+	return hw, ok
+}
+
 func (b *Broker) checkpointHW() {
 	for p, r := range b.replicas {
 		b.hwCheckpoint[p] = r.hw

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 
+	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/server"
 	"github.com/kafkasim/kafkasim/server/kafka"
 )
@@ -15,7 +16,7 @@ import (
 // broker N on host:port+N-1 (9092, 9093, ... by default), so `kcat -b
 // 127.0.0.1:9092 -L` just works. "off" disables them; a port in use is
 // reported and the rest is served.
-func startKafka(ctx context.Context, listen string, srv *server.Server, stdout, stderr io.Writer) func() {
+func startKafka(ctx context.Context, listen string, srv *server.Server, clock func(*core.Cluster) int64, stdout, stderr io.Writer) func() {
 	if listen == "off" || listen == "" {
 		return func() {}
 	}
@@ -25,7 +26,7 @@ func startKafka(ctx context.Context, listen string, srv *server.Server, stdout, 
 		fmt.Fprintf(stderr, "kafkasim serve: --kafka-listen %q: want HOST:PORT or off\n", listen)
 		return func() {}
 	}
-	ks := kafka.NewServer(kafka.FromRoom(srv.DefaultRoom()), kafka.Config{Host: host, BasePort: port,
+	ks := kafka.NewServer(kafka.FromRoom(srv.DefaultRoom()), kafka.Config{Host: host, BasePort: port, ClockOffset: clock,
 		Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "kafkasim: "+f+"\n", a...) }})
 	if err := ks.Start(ctx); err != nil {
 		fmt.Fprintf(stderr, "kafkasim: Kafka listeners: %v (the others and the rest of the server go on)\n", err)

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/server"
 )
 
@@ -60,6 +61,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	kafkaListen := fs.String("kafka-listen", "127.0.0.1:9092", "where simulated broker 1 listens for Kafka clients (broker N: port+N-1); off disables")
 	maxRate := fs.Float64("max-rate", server.DefaultLimits.CommandsPerSecond, "messages a second one websocket client may send (bursts of twice that)")
 	noApp := fs.Bool("no-app", false, "do not build the browser app; serve the classroom page at /")
+	dataDir := fs.String("data-dir", "", "keep each simulated broker's logs in this directory in Kafka's own layout (DIR/broker-N/<topic>-<partition>/); default: in memory")
 	zkAddr := fs.String("zookeeper", defaultZooKeeper, "address for ZooKeeper clients (zkCli.sh, kazoo) to read the served cluster's simulated ensemble; off disables it")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -107,7 +109,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	if zs := startZooKeeper(*zkAddr, srv, stdout, stderr, cfg.Logf); zs != nil {
 		defer zs.Close()
 	}
-	defer startKafka(ctx, *kafkaListen, srv, stdout, stderr)()
+	var clock func(*core.Cluster) int64
+	if *dataDir != "" {
+		c, closeStore, err := startStorage(ctx, *dataDir, srv, stdout, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "kafkasim serve: --data-dir: %v\n", err)
+			return 1
+		}
+		defer closeStore()
+		clock = c
+	}
+	defer startKafka(ctx, *kafkaListen, srv, clock, stdout, stderr)()
 	if ready != nil {
 		ready(ln.Addr().String())
 	}

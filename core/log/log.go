@@ -15,12 +15,14 @@ type Log struct {
 	maxOffIdx    int // OffsetIndex.maxEntries = IndexMaxBytes/8
 	maxTimeIdx   int // TimeIndex.maxEntries = IndexMaxBytes/12
 	segs         []*segment
-	leo          int64 // log end offset (LocalLog.nextOffsetMetadata)
-	startOffset  int64 // log start offset
-	recoveryPt   int64 // Kafka's recovery point: advanced only by Flush and roll
-	durable      int64 // offsets below this are on disk (Flush, roll or OS writeback)
-	clock        int64 // latest virtual time seen, used where Kafka reads the wall clock
-	writebackSeg int   // hint: segment index holding the durable point
+	leo          int64              // log end offset (LocalLog.nextOffsetMetadata)
+	startOffset  int64              // log start offset
+	recoveryPt   int64              // Kafka's recovery point: advanced only by Flush and roll
+	durable      int64              // offsets below this are on disk (Flush, roll or OS writeback)
+	clock        int64              // latest virtual time seen, used where Kafka reads the wall clock
+	writebackSeg int                // hint: segment index holding the durable point
+	rewrites     uint64             // truncations and recoveries so far (View.Rewrites)
+	rewriteAt    [rewriteRing]int64 // offset of rewrite n at n%rewriteRing (View.RewrittenSince)
 }
 
 // ErrBatchTooLarge is returned by Append for a batch larger than

@@ -36,6 +36,7 @@ func (l *Log) TruncateTo(offset int64) []*Batch {
 		l.segs = l.segs[:si+1]
 	}
 	l.leo = offset
+	l.rewrote(offset)
 	l.recoveryPt = min(l.recoveryPt, offset)
 	l.durable = min(l.durable, offset)
 	l.startOffset = min(l.startOffset, offset)
@@ -52,6 +53,7 @@ func (l *Log) TruncateFullyAndStartAt(offset int64) {
 	}
 	l.segs = append(l.segs[:0], newSegment(offset, l.clock, 0))
 	l.leo, l.startOffset = offset, offset
+	l.rewrote(offset)
 	l.recoveryPt = min(l.recoveryPt, offset)
 	l.durable = offset
 	l.writebackSeg = 0
@@ -74,5 +76,6 @@ func (l *Log) LosePageCache() []*Batch {
 		s.recover(l.cfg.IndexIntervalBytes, l.cfg.IndexLastOffset)
 	}
 	l.durable = l.leo
+	l.rewrote(l.leo)
 	return lost
 }

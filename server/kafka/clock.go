@@ -20,8 +20,13 @@ type brokerClock struct{ offset atomic.Int64 }
 // noTimestamp is RecordBatch.NO_TIMESTAMP: it passes through unchanged.
 const noTimestamp = -1
 
-// reset ties virtual time now to the wall clock's present.
-func (k *brokerClock) reset(c *core.Cluster) {
+// reset ties virtual time now to the wall clock's present, or to what
+// offset (if set) says.
+func (k *brokerClock) reset(c *core.Cluster, offset func(*core.Cluster) int64) {
+	if offset != nil {
+		k.offset.Store(offset(c))
+		return
+	}
 	k.offset.Store(time.Now().UnixMilli() - c.Now())
 }
 

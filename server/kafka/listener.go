@@ -25,6 +25,11 @@ type Config struct {
 	// IdleTimeout closes a connection that sends nothing for that long
 	// (Kafka's connections.max.idle.ms, 10 minutes).
 	IdleTimeout time.Duration
+	// ClockOffset, if set, gives the Unix ms minus virtual ms that maps
+	// the brokers' clock to clients' timestamps for cluster c (the
+	// --data-dir store's, so the files and the wire agree); nil: fixed
+	// from the wall clock when the cluster starts.
+	ClockOffset func(c *core.Cluster) int64
 	// Logf reports what a learner or operator should know (a bad frame,
 	// a port in use); nil means silent.
 	Logf func(format string, args ...any)
@@ -99,7 +104,11 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	s.stop = stop
 	var n int
-	if err := s.backend.Do(ctx, func(c *core.Cluster) { n = len(c.Snapshot().Brokers); s.clock.reset(c); s.setVersions(c) }); err != nil {
+	if err := s.backend.Do(ctx, func(c *core.Cluster) {
+		n = len(c.Snapshot().Brokers)
+		s.clock.reset(c, s.cfg.ClockOffset)
+		s.setVersions(c)
+	}); err != nil {
 		return err
 	}
 	return s.listenAll(n)
@@ -125,7 +134,7 @@ func (s *Server) listenAll(n int) error {
 // to connections and must never block.
 func (s *Server) watch(c *core.Cluster, events []core.Event, reset bool) {
 	if reset {
-		s.clock.reset(c)
+		s.clock.reset(c, s.cfg.ClockOffset)
 		s.setVersions(c)
 		s.mu.Lock()
 		var cs []*conn
