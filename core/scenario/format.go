@@ -201,6 +201,8 @@ func FormatCommand(cmd core.Command) (string, error) {
 		return join("net drop", w...)
 	case core.ZKDelete:
 		return formatZKDelete(x)
+	case core.OpenConn, core.CloseConn, core.BrokerRequest:
+		return formatOutside(x)
 	case core.Wait:
 		return join("wait", formatDuration(x.Duration))
 	case core.Settle:

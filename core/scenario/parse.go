@@ -53,7 +53,9 @@ func ParseLine(line string, lineNo int) (*Step, error) {
 	if err := checkChars(line, lineNo); err != nil {
 		return nil, err
 	}
-	line = stripComment(line)
+	if !isOutsideLine(line) {
+		line = stripComment(line)
+	}
 	text := strings.TrimSpace(line)
 	if text == "" {
 		return nil, nil

@@ -8,19 +8,16 @@ import (
 )
 
 // FromRoom is the Backend of a served room. Outside clients' commands
-// run on the room's goroutine but stay out of its scenario history: a
-// real client's traffic is not something a replay or a fork can redo.
+// (connections and requests) run on the room's goroutine and join its
+// history as `outside` lines (room.Room.Apply): a page following the room
+// applies the same typed requests at the same virtual times, so its copy
+// of the cluster stays the room's, and the room's exported history
+// replays them.
 func FromRoom(r *room.Room) Backend { return roomBackend{r} }
 
 type roomBackend struct{ r *room.Room }
 
-func (b roomBackend) Apply(ctx context.Context, cmd core.Command) error {
-	var err error
-	if rerr := b.r.Do(ctx, func(c *core.Cluster) { err = c.Apply(cmd) }); rerr != nil {
-		return rerr
-	}
-	return err
-}
+func (b roomBackend) Apply(ctx context.Context, cmd core.Command) error { return b.r.Apply(ctx, cmd) }
 
 func (b roomBackend) Do(ctx context.Context, fn func(c *core.Cluster)) error { return b.r.Do(ctx, fn) }
 

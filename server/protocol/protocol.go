@@ -188,28 +188,38 @@ type Error struct {
 // final wait up to At. Replaying it gives the room's state at At, which
 // Snapshot (taken at the same moment) shows.
 type History struct {
-	Type     string         `json:"type"` // "history"
-	ID       int64          `json:"id,omitempty"`
-	Gen      int            `json:"gen"`
-	At       int64          `json:"at"`
-	Seq      uint64         `json:"seq"`
-	N        int            `json:"n"` // commands in it: Applied with N up to this are in Ksim
-	Ksim     string         `json:"ksim"`
-	Snapshot *core.Snapshot `json:"snapshot"`
+	Type string `json:"type"` // "history"
+	ID   int64  `json:"id,omitempty"`
+	Gen  int    `json:"gen"`
+	At   int64  `json:"at"`
+	Seq  uint64 `json:"seq"`
+	N    int    `json:"n"` // commands in it: Applied with N up to this are in Ksim
+	Ksim string `json:"ksim"`
+	// Stopped, when set, says why the history stopped replaying the room
+	// at StoppedAt (a command it could not keep: see Applied.Why); a copy
+	// cannot follow this generation.
+	Stopped   string         `json:"stopped,omitempty"`
+	StoppedAt int64          `json:"stoppedAt,omitempty"`
+	Snapshot  *core.Snapshot `json:"snapshot"`
 }
 
 // Applied says that a command joined the room's history: the Nth of
 // the batch's generation, applied at virtual time At. A page in live mode keeps
 // its own copy of the cluster in step with the room by replaying them
 // (the core is deterministic: the same commands at the same virtual
-// times give the same events). Replayable is false for a command with
-// no scenario form (an outside Kafka client's request): from then on a
-// copy cannot follow, and no more Applied come in this generation.
+// times give the same events). An outside Kafka client's connection or
+// request comes as an `outside` line (docs/scenario.md): the same typed
+// request, applied at the same time. Replayable is false for a command a
+// replay cannot redo exactly (Why says which and why: it has no scenario
+// form, it came in the middle of a script's blocking operation, the
+// history was full): from then on a copy cannot follow, and no more
+// Applied come in this generation.
 type Applied struct {
 	N          int    `json:"n"`
 	At         int64  `json:"at"`
 	Line       string `json:"line"`
 	Replayable bool   `json:"replayable"`
+	Why        string `json:"why,omitempty"`
 }
 
 // Lesson is the lesson step every page in the room shows. Kind is the

@@ -161,6 +161,7 @@ func (s *loopState) history() (protocol.History, error) {
 	h := protocol.History{Type: protocol.THistory, Gen: s.gen, At: s.c.Now(), Seq: s.lastSeq, N: len(s.hist.entries), Snapshot: s.c.Snapshot()}
 	var err error
 	h.Ksim, err = s.hist.ksim(s.name, s.c.Now())
+	h.Stopped, h.StoppedAt = s.hist.Stopped()
 	return h, err
 }
 

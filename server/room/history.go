@@ -35,8 +35,17 @@ type history struct {
 	bytes      int
 	max        int
 	maxBytes   int
-	incomplete bool // a command had no scenario form: a replay differs
+	incomplete bool   // a command could not be replayed: a replay differs
+	why        string // what made it incomplete first
+	stop       int64  // when (virtual ms)
 }
+
+// Stopped says why and from when the history no longer replays the room
+// ("" while it does).
+func (h *history) Stopped() (string, int64) { return h.why, h.stop }
+
+// oneLine is s on one line, for a comment.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // room says whether one more command fits.
 func (h *history) room() error {
@@ -52,19 +61,28 @@ func (h *history) add(at, end int64, line string) {
 }
 
 // record adds a command that worked to the history; the next events
-// batch tells every subscriber (pages in live mode replay it). Once the
-// history has a command that cannot replay, the rest of the generation
-// is not announced: a copy can no longer follow.
-func (s *loopState) record(at int64, line string, replayable bool) {
+// batch tells every subscriber (pages in live mode replay it). why is ""
+// for a command the history replays exactly, else what keeps it from
+// doing so (no scenario form, applied inside a blocking operation, the
+// history full): from then on the history is incomplete and the rest of
+// the generation is not announced, since a copy can no longer follow. A
+// command past the history's limits is applied but not kept.
+func (s *loopState) record(at int64, line, why string) {
 	was := s.hist.incomplete
-	if !replayable {
-		s.hist.incomplete = true
+	full := s.hist.room() != nil
+	if why == "" && full {
+		why = s.hist.room().Error()
 	}
-	s.hist.add(at, at, line)
+	if why != "" && !was {
+		s.hist.incomplete, s.hist.why, s.hist.stop = true, why, at
+	}
+	if !full {
+		s.hist.add(at, at, line)
+	}
 	if was {
 		return
 	}
-	s.applied = append(s.applied, protocol.Applied{N: len(s.hist.entries), At: at, Line: line, Replayable: replayable})
+	s.applied = append(s.applied, protocol.Applied{N: len(s.hist.entries), At: at, Line: line, Replayable: why == "", Why: why})
 }
 
 // ksim renders the history up to virtual time now as a scenario.
@@ -73,7 +91,7 @@ func (h *history) ksim(name string, now int64) (string, error) {
 	fmt.Fprintf(&b, "# kafkasim room history: %s, %d command(s), up to %s of virtual time.\n", name, len(h.entries), core.FormatTime(now))
 	b.WriteString("# Replaying it (kafkasim run, or the page's fork) gives the room's state at that time.\n")
 	if h.incomplete {
-		b.WriteString("# WARNING: some commands came from outside clients and have no scenario form; a replay differs.\n")
+		b.WriteString("# WARNING: this history does not replay the room exactly from " + core.FormatTime(h.stop) + " on: a command could not be kept (" + oneLine(h.why) + ").\n")
 	}
 	cl, err := scenario.Format(scenario.Step{Cluster: &h.opts})
 	if err != nil {

@@ -142,7 +142,7 @@ func (s *loopState) runStep(j *job, st *scenario.Step) bool {
 			break
 		}
 		s.lastErr = ""
-		s.record(at, st.Text, true)
+		s.record(at, st.Text, "")
 		if s.c.Pending() != nil {
 			j.op, j.opAt = st, len(s.hist.entries)-1
 			return true
@@ -213,9 +213,13 @@ func (s *loopState) expectError(e *scenario.Expect) string {
 }
 
 // applyCmd applies a command that did not come as a scenario line (a
-// protocol listener's), recording it when it can be written as one.
+// protocol listener's), recording it in its scenario form (an outside
+// client's connection or request as an `outside` line). Past the
+// history's limits an outside client's command is still applied, so a
+// real client is never refused for the history's sake; the history then
+// stops replaying the room (record), and says so.
 func (s *loopState) applyCmd(cmd core.Command) error {
-	if err := s.hist.room(); err != nil {
+	if err := s.hist.room(); err != nil && !isOutside(cmd) {
 		return err
 	}
 	switch cmd.(type) {
@@ -227,14 +231,25 @@ func (s *loopState) applyCmd(cmd core.Command) error {
 		return err
 	}
 	line, err := scenario.FormatCommand(cmd)
-	// No scenario form, or applied inside another's blocking operation:
-	// a replay of the history would differ.
-	replayable := err == nil && s.c.Pending() == nil
-	if err != nil {
+	why := ""
+	switch {
+	case err != nil:
+		why = cmd.Kind() + " has no scenario form: " + err.Error()
 		line = ""
+	case s.c.Pending() != nil:
+		why = cmd.Kind() + " came while a settle, poll or commit of a script was in progress, which a replay runs whole"
 	}
-	s.record(at, line, replayable)
+	s.record(at, line, why)
 	return nil
+}
+
+// isOutside reports whether cmd is an outside client's (core/command_conn.go).
+func isOutside(cmd core.Command) bool {
+	switch cmd.(type) {
+	case core.OpenConn, core.CloseConn, core.BrokerRequest:
+		return true
+	}
+	return false
 }
 
 // ParseCommands parses scenario lines sent as one command message: any

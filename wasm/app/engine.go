@@ -44,6 +44,8 @@ type Engine struct {
 
 	sceneOpts SceneOptions // what the canvas draws (SetSceneOptions)
 	optsVer   uint64       // bumped by SetSceneOptions
+
+	outZK map[int64]string // live mode: the room's outside ZooKeeper sessions (live_outside.go)
 }
 
 // New returns an engine with nothing loaded, at 1x, paused.

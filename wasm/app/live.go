@@ -308,6 +308,13 @@ func (l *Live) history(data []byte) {
 		l.resync("")
 		return
 	}
+	if h.Stopped != "" {
+		l.unreplayable(h.Stopped, h.StoppedAt)
+		return
+	}
+	if h.Gen != l.gen {
+		l.e.outZK = nil // a new cluster: the old one's sessions are gone
+	}
 	if ei := l.e.Load(h.Ksim); ei != nil {
 		l.phase(PhaseDiverged, "the room's history does not load here: "+ei.Msg)
 		return
@@ -344,7 +351,7 @@ func (l *Live) applied(a *protocol.Applied) bool {
 		l.resync(fmt.Sprintf("command %d came after %d", a.N, l.n))
 		return false
 	case !a.Replayable:
-		l.phase(PhaseUnreplayable, "an outside client (a real Kafka or ZooKeeper program) changed the room in a way this page cannot replay; the picture stops at "+core.FormatTime(a.At)+". The room's events go on in the Events tab of the classroom page (/classroom).")
+		l.unreplayable(a.Why, a.At)
 		return false
 	}
 	if err := l.runTo(a.At); err != nil {
@@ -385,6 +392,10 @@ func (l *Live) events(data []byte) {
 	d := l.e.sess.Driver()
 	for i := range b.Events {
 		ev := &b.Events[i]
+		if ev.Outside {
+			l.outside(ev)
+			continue
+		}
 		if ev.Seq <= l.seq {
 			continue
 		}

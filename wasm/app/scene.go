@@ -171,7 +171,7 @@ func (e *Engine) Scene(o SceneOptions) (*scene.Scene, error) {
 	}
 	wire := d.Events().WireSince(now - max(s.Span, 5000))
 	s.Messages, s.Counters.Omitted = messages(wire, now, s.Span)
-	s.ZKClients = zkClients(c, wire, s.Messages)
+	s.ZKClients = zkClients(c, e.outsideZKClients(), wire, s.Messages)
 	s.Marks = marks(d.Events().Trace(), now)
 	f := e.findingsCached()
 	s.Counters.Lost, s.Counters.Dups, s.Counters.Reordered = f.lost, f.dups, f.reordered

@@ -46,10 +46,11 @@ func zkLabel(ev *core.Event) string {
 }
 
 // zkClients lists the outside ZooKeeper clients to draw: every open
-// outside session, and every client host of the scene's messages (one
+// outside session (the cluster's, and those of a room a page in live mode
+// follows: extra), and every client host of the scene's messages (one
 // whose session has ended but whose last messages are still shown), each
 // with its last request.
-func zkClients(c *core.Cluster, wire []core.Event, msgs []scene.Message) []scene.ZKClient {
+func zkClients(c *core.Cluster, extra []core.ZKClientInfo, wire []core.Event, msgs []scene.Message) []scene.ZKClient {
 	var out []scene.ZKClient
 	at := map[string]int{}
 	add := func(host, addr string) int {
@@ -64,7 +65,7 @@ func zkClients(c *core.Cluster, wire []core.Event, msgs []scene.Message) []scene
 		return len(out) - 1
 	}
 	if zk := c.ZooKeeper(); zk != nil {
-		for _, cl := range zk.Clients() {
+		for _, cl := range append(zk.Clients(), extra...) {
 			if i := add(scene.ZKClientHostOf(cl.Conn), cl.Conn); i >= 0 {
 				out[i].Session = fmt.Sprintf("0x%x", cl.Session)
 			}

@@ -356,8 +356,14 @@ func (d *Driver) Insert(st scenario.Step) (StepResult, error) {
 	}
 	d.lastEnd = now
 	at := d.next
-	tail := append(append([]scenario.Step{st}, after...), d.steps[at:]...)
-	d.steps = append(d.steps[:at:at], tail...)
+	if at == len(d.steps) && len(after) == 0 {
+		// At the end (a page in live mode adds every room command here):
+		// one append, not a copy of the whole script per command.
+		d.steps = append(d.steps, st)
+	} else {
+		tail := append(append([]scenario.Step{st}, after...), d.steps[at:]...)
+		d.steps = append(d.steps[:at:at], tail...)
+	}
 	d.startStep()
 	res := d.results[len(d.results)-1]
 	if err := d.RunTo(now); err != nil {

@@ -107,3 +107,28 @@ func (s *Store) trimWire(from int64) {
 		s.wire = append([]core.Event(nil), keep...)
 	}
 }
+
+// AddOutside keeps e, an outside observer's event (core.Event.Outside:
+// an outside ZooKeeper client's reads, watches and session) that another
+// cluster emitted (a page following a room: the room's), for drawing. It
+// goes in time order among the wire events, after those at its time, and
+// changes no count a trace or its hash depends on. An event that is not
+// an outside one is refused (false): the simulation's own events come
+// from the driver's cluster alone.
+func (s *Store) AddOutside(e core.Event) bool {
+	if !e.Outside {
+		return false
+	}
+	if len(s.wire) >= s.opts.MaxWire {
+		s.wire = appendBounded(s.wire, e, s.opts.MaxWire, nil)
+		s.wire = s.wire[:len(s.wire)-1]
+	}
+	i := len(s.wire)
+	for i > 0 && s.wire[i-1].At > e.At {
+		i--
+	}
+	s.wire = append(s.wire, core.Event{})
+	copy(s.wire[i+1:], s.wire[i:])
+	s.wire[i] = e
+	return true
+}
