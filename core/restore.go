@@ -45,6 +45,9 @@ type RestoredTopic struct {
 	// replica is in the ISR and the first leads, as at creation.
 	Leaders []int
 	ISRs    [][]int
+	// LeaderEpochs, when set, are the partitions' leader epochs as the
+	// metadata store last had them.
+	LeaderEpochs []int32
 	// Replicas lists, per partition, the replicas found on disk; a
 	// replica of Assign found nowhere starts empty.
 	Replicas [][]RestoredReplica
@@ -52,8 +55,9 @@ type RestoredTopic struct {
 
 // RestoreTopics recreates topics read back from disk, in order (which
 // keeps their topic ids). Each partition's leader epoch starts one above
-// every epoch its replicas' logs and checkpoints name: its leadership is
-// new after the restart and must fence everything written before it.
+// its saved epoch and every epoch its replicas' logs and checkpoints
+// name: its leadership is new after the restart and must fence
+// everything written before it.
 // Producer ids handed out from now on are above every producer id in the
 // logs (Kafka keeps the allocated block in the metadata store). It fails,
 // changing nothing for that topic and stopping there, when a topic
@@ -118,6 +122,9 @@ func (c *Cluster) restoreTopic(rt RestoredTopic) error {
 	maxPID := int64(-1)
 	for i, p := range parts {
 		epoch := int32(-1)
+		if i < len(rt.LeaderEpochs) {
+			epoch = rt.LeaderEpochs[i]
+		}
 		for _, id := range p.replicas {
 			rs := logs[i][id]
 			if rs == nil {

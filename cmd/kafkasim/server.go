@@ -17,6 +17,7 @@ import (
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/server"
+	"github.com/kafkasim/kafkasim/server/storage"
 )
 
 // appHandler builds the browser app's handler (the page, its wasm and
@@ -81,6 +82,23 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		}
 		cfg.Scenario, cfg.ScenarioName = src, filepath.Base(*scen)
 	}
+	var store *storage.Store
+	if *dataDir != "" {
+		st, line, err := openStorage(*dataDir, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "kafkasim serve: --data-dir: %v\n", err)
+			return 1
+		}
+		defer st.Close()
+		store = st
+		if line != "" {
+			if *scen != "" {
+				fmt.Fprintf(stderr, "kafkasim serve: --data-dir %s already holds a cluster (%s); it restarts as it was, so --scenario cannot replace it: use an empty directory for a new one\n", *dataDir, line)
+				return 2
+			}
+			cfg.Scenario, cfg.ScenarioName = line+"\n", "the cluster in "+*dataDir
+		}
+	}
 	if appHandler != nil && !*noApp {
 		app, err := appHandler(stderr)
 		if err != nil {
@@ -110,14 +128,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		defer zs.Close()
 	}
 	var clock func(*core.Cluster) int64
-	if *dataDir != "" {
-		c, closeStore, err := startStorage(ctx, *dataDir, srv, stdout, stderr)
-		if err != nil {
+	if store != nil {
+		if err := followStorage(ctx, store, *dataDir, srv, stdout); err != nil {
 			fmt.Fprintf(stderr, "kafkasim serve: --data-dir: %v\n", err)
 			return 1
 		}
-		defer closeStore()
-		clock = c
+		clock = store.ClockOffset
 	}
 	defer startKafka(ctx, *kafkaListen, srv, clock, stdout, stderr)()
 	if ready != nil {

@@ -137,3 +137,5 @@ func uuidString(id [16]byte) string { return base64.RawURLEncoding.EncodeToStrin
 func partitionMetadata(topicID [16]byte) []byte {
 	return []byte("version: 0\ntopic_id: " + uuidString(topicID))
 }
+
+func crc32Of(b []byte) uint32 { return crc32.Checksum(b, crc32c) }

@@ -34,9 +34,9 @@ func (m *sim) Watch(fn func(c *core.Cluster, ev []core.Event, reset bool)) (func
 	return func() { m.hooks = nil }, nil
 }
 
-func (m *sim) observe() {
+func (m *sim) observe(evs []core.Event) {
 	for _, h := range m.hooks {
-		h(m.c, nil, false)
+		h(m.c, evs, false)
 	}
 }
 
@@ -46,7 +46,28 @@ var fixedNow = time.UnixMilli(1_700_000_000_000)
 // temporary directory following it; the rest of script runs.
 func newSim(t *testing.T, script string) *sim {
 	t.Helper()
-	m := &sim{t: t, dir: t.TempDir()}
+	return newSimAt(t, t.TempDir(), script, nil)
+}
+
+// restartSim makes a new cluster from dir's cluster line, restores the
+// logs into it and follows it; logs collects the store's messages.
+func restartSim(t *testing.T, dir string, logs *[]string) *sim {
+	t.Helper()
+	probe, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := probe.Cluster()
+	probe.Close()
+	if err != nil || line == "" {
+		t.Fatalf("cluster line %q: %v", line, err)
+	}
+	return newSimAt(t, dir, line, logs)
+}
+
+func newSimAt(t *testing.T, dir, script string, logs *[]string) *sim {
+	t.Helper()
+	m := &sim{t: t, dir: dir}
 	sc, err := scenario.Parse(script)
 	if err != nil {
 		t.Fatal(err)
@@ -56,11 +77,23 @@ func newSim(t *testing.T, script string) *sim {
 		t.Fatal(err)
 	}
 	m.c = r.Cluster()
-	m.s, err = Open(m.dir, Options{Now: func() time.Time { return fixedNow }, Logf: t.Logf})
+	logf := t.Logf
+	if logs != nil {
+		logf = func(f string, a ...any) { *logs = append(*logs, fmt.Sprintf(f, a...)); t.Logf(f, a...) }
+	}
+	m.s, err = Open(m.dir, Options{Now: func() time.Time { return fixedNow }, Logf: logf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.s.Close() })
+	if logs != nil {
+		if _, err := m.s.Cluster(); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.s.Restore(context.Background(), m); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := m.s.Follow(context.Background(), m); err != nil {
 		t.Fatal(err)
 	}
@@ -86,16 +119,14 @@ func (m *sim) run(steps []scenario.Step) {
 				if _, err := m.c.Advance(min(d, 20)); err != nil {
 					m.t.Fatal(err)
 				}
-				m.c.Events()
-				m.observe()
+				m.observe(m.c.Events())
 			}
 			continue
 		}
 		if err := m.c.Apply(st.Cmd); err != nil {
 			m.t.Fatalf("line %d: %v", st.Line, err)
 		}
-		m.c.Events()
-		m.observe()
+		m.observe(m.c.Events())
 	}
 }
 

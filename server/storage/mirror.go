@@ -45,9 +45,9 @@ func brokerDir(id int) string { return "broker-" + strconv.Itoa(id) }
 
 // observe compares the cluster with what was written and queues what
 // changed. It runs on the cluster's goroutine and does no I/O.
-func (s *Store) observe(c *core.Cluster, reset bool) {
-	if reset || c != s.cluster {
-		s.newCluster(c, reset || s.cluster != nil)
+func (s *Store) observe(c *core.Cluster, evs []core.Event) {
+	if c != s.cluster { // a reset or a new scenario makes a new cluster
+		s.newCluster(c, s.cluster != nil)
 	}
 	var ops []op
 	dirty := map[int]bool{}
@@ -96,11 +96,32 @@ func (s *Store) observe(c *core.Cluster, reset bool) {
 	for id := range dirty {
 		ops = append(ops, s.checkpointOps(id)...)
 	}
-	if md := s.metadata(c); md != s.lastMeta {
-		s.lastMeta = md
-		ops = append(ops, op{kind: opWriteFile, dir: ".", name: metadataFile, data: []byte(md)})
+	if s.metaChanged(c, evs) {
+		if md := s.metadata(c); md != s.lastMeta {
+			s.lastMeta = md
+			ops = append(ops, op{kind: opWriteFile, dir: ".", name: metadataFile, data: []byte(md)})
+		}
 	}
 	s.send(ops)
+}
+
+// metaChanged says whether cluster-metadata.json may be stale: nothing
+// written yet, a topic more or less, or an event that changes a topic, a
+// leader or an ISR (rendering it every step would cost more than all
+// the rest).
+func (s *Store) metaChanged(c *core.Cluster, evs []core.Event) bool {
+	n := len(c.Topics())
+	if s.lastMeta == "" || n != s.lastTopics {
+		s.lastTopics = n
+		return true
+	}
+	for i := range evs {
+		switch evs[i].Type {
+		case core.EvTopic, core.EvTopicAlter, core.EvLeader, core.EvISR:
+			return true
+		}
+	}
+	return false
 }
 
 // newCluster starts following a new cluster. When it replaces one

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,19 +33,22 @@ type Store struct {
 	logf func(string, ...any)
 	now  func() time.Time
 
-	ops    chan opList
-	quit   chan struct{}
-	done   chan struct{}
-	stop   func()
-	once   sync.Once
-	offset atomic.Int64 // Unix ms minus virtual ms of the cluster followed
-	failed atomic.Pointer[error]
+	ops       chan opList
+	quit      chan struct{}
+	done      chan struct{}
+	stop      func()
+	once      sync.Once
+	offset    atomic.Int64 // Unix ms minus virtual ms of the cluster followed
+	failed    atomic.Pointer[error]
+	following atomic.Bool // Follow was called: Close leaves the clean-shutdown markers
 
 	// Owned by the cluster's goroutine.
 	cluster    *core.Cluster
 	reps       map[repKey]*repState
 	adopted    map[repKey]*repState // what a restore put on the cluster, matching the files
 	lastMeta   string
+	meta       *clusterMeta // what Cluster read, for Restore
+	lastTopics int
 	nextFor    *core.Cluster // the cluster nextOffset was fixed for
 	nextOffset int64
 
@@ -70,9 +72,6 @@ func Open(dir string, o Options) (*Store, error) {
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, metadataFile)); err == nil {
-		return nil, fmt.Errorf("data dir %s already holds a cluster (%s): recovering it on start is not supported yet; use an empty directory", dir, metadataFile)
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
@@ -102,14 +101,15 @@ func (s *Store) ClockOffset(c *core.Cluster) int64 {
 
 // Follow starts writing what the cluster behind b does.
 func (s *Store) Follow(ctx context.Context, b Backend) error {
-	if err := b.Do(ctx, func(c *core.Cluster) { s.observe(c, false) }); err != nil {
+	if err := b.Do(ctx, func(c *core.Cluster) { s.observe(c, nil) }); err != nil {
 		return err
 	}
-	stop, err := b.Watch(func(c *core.Cluster, _ []core.Event, reset bool) { s.observe(c, reset) })
+	stop, err := b.Watch(func(c *core.Cluster, evs []core.Event, _ bool) { s.observe(c, evs) })
 	if err != nil {
 		return err
 	}
 	s.stop = stop
+	s.following.Store(true)
 	return nil
 }
 
@@ -163,7 +163,9 @@ func (s *Store) Close() error {
 		if s.stop != nil {
 			s.stop()
 		}
-		s.enqueue(opList{ops: []op{{kind: opClose}}})
+		if s.following.Load() {
+			s.enqueue(opList{ops: []op{{kind: opClose}}})
+		}
 		s.Sync()
 		close(s.quit)
 		<-s.done
