@@ -434,7 +434,10 @@ func TestBrowser(t *testing.T) {
 		want := b.state()
 		// Ebiten reloads its page (the iframe, engine and all) on webglcontextlost.
 		var lost bool
-		b.js(&lost, `(() => { const c = document.getElementById("canvas").contentDocument.querySelector("canvas");
+		// The loss is reported asynchronously: until the iframe reloads, the
+		// old engine still answers, so wait for a new one (a frame drawn
+		// from one batch is quick enough to be polled before the reload).
+		b.js(&lost, `(() => { window.__engineBeforeLoss = kafkasim._engine(); const c = document.getElementById("canvas").contentDocument.querySelector("canvas");
 			const gl = c && c.getContext("webgl2"); const x = gl && gl.getExtension("WEBGL_lose_context");
 			if (!x) return false; x.loseContext(); return true; })()`)
 		if !lost {
@@ -443,7 +446,7 @@ func TestBrowser(t *testing.T) {
 		var back bool
 		b.js(&back, `new Promise(r => { const t0 = Date.now(); (function w() {
 			let ok = false;
-			try { ok = !!kafkasim._engine() && kafkasim.state().hash === `+jsString(want.Hash)+`; } catch (e) {}
+			try { ok = !!kafkasim._engine() && kafkasim._engine() !== window.__engineBeforeLoss && kafkasim.state().hash === `+jsString(want.Hash)+`; } catch (e) {}
 			if (ok) return r(true);
 			if (Date.now() - t0 > 60000) return r(false);
 			setTimeout(w, 100); })(); })`)

@@ -223,6 +223,7 @@ func (gm *game) Draw(screen *ebiten.Image) {
 	if l == nil {
 		screen.Fill(cBG)
 		gm.g.text(screen, "kafkasim canvas: waiting for a scene", 12, 12, cFaint)
+		gm.g.flush()
 		return
 	}
 	if !gm.firstSent { // the first frame that shows a cluster
@@ -234,6 +235,7 @@ func (gm *game) Draw(screen *ebiten.Image) {
 		d.hover = &gm.hover
 	}
 	d.frame()
+	gm.g.flush()
 	gm.drawn = d.drawn
 }
 

@@ -8,10 +8,9 @@ import (
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/vector"
-	"golang.org/x/image/font/basicfont"
 
 	"github.com/kafkasim/kafkasim/wasm/layout"
+	"github.com/kafkasim/kafkasim/wasm/sheet"
 )
 
 // The palette: Okabe-Ito's colour-blind-safe colours, and every state also
@@ -43,156 +42,96 @@ func alpha(c color.RGBA, a float64) color.RGBA {
 	return color.RGBA{uint8(float64(c.R) * a), uint8(float64(c.G) * a), uint8(float64(c.B) * a), uint8(255 * a)}
 }
 
-// gfx holds the images every frame draws from: a white pixel, the font
-// atlas, the message shapes and the hatch pattern. All drawing goes
-// through DrawImage of these, so ebiten batches a frame into few draw calls.
+// gfx batches a frame's drawing: every primitive appends textured quads
+// cut from one sprite sheet (wasm/sheet: a white texel, the font, the
+// shapes at each pixel size, the hatch) to a vertex list, and flush draws
+// the list with one DrawTriangles32, so Ebiten sends the frame to the GPU
+// in one draw call instead of one per source-image, filter or shader
+// change (it was 160 a frame on the reference scene, each a program
+// switch and a uniform upload). Quads are drawn in the order appended, so
+// later ones cover earlier ones exactly as separate draws did. Everything
+// is drawn unscaled from the sheet with nearest sampling except solid
+// fills and lines, which stretch the white texel.
 type gfx struct {
-	white  *ebiten.Image
-	font   *ebiten.Image
-	shapes map[shapeKind]*ebiten.Image
-	hatch  *ebiten.Image
-	op     ebiten.DrawImageOptions
+	sheet *sheet.Sheet
+	img   *ebiten.Image
+	dst   *ebiten.Image // the image the pending quads are for
+	vs    []ebiten.Vertex
+	is    []uint32
+	op    ebiten.DrawTrianglesOptions
 }
 
-type shapeKind int
+type shapeKind = sheet.Shape
 
 const (
-	shCircle shapeKind = iota
-	shRing
-	shSquare
-	shSquareO
-	shTriangle
-	shTriangleO
-	shDiamond
-	shDiamondO
-	shPlus
-	shBar
-	shBarO
-	shHex
-	shHexO
-	shDot
+	shCircle    = sheet.Circle
+	shRing      = sheet.Ring
+	shSquare    = sheet.Square
+	shSquareO   = sheet.SquareO
+	shTriangle  = sheet.Triangle
+	shTriangleO = sheet.TriangleO
+	shDiamond   = sheet.Diamond
+	shDiamondO  = sheet.DiamondO
+	shPlus      = sheet.Plus
+	shBar       = sheet.Bar
+	shBarO      = sheet.BarO
+	shHex       = sheet.Hex
+	shHexO      = sheet.HexO
+	shDot       = sheet.Dot
 )
 
-// shapeSize is the side of the pre-rendered shape images; drawn at any size.
-const shapeSize = 24
+// maxBatchQuads bounds the vertices pending; past it the batch is drawn
+// and a new one started (a frame rarely has a tenth of this).
+const maxBatchQuads = 1 << 14
 
 func newGfx() *gfx {
-	g := &gfx{shapes: map[shapeKind]*ebiten.Image{}}
-	g.white = ebiten.NewImage(3, 3)
-	g.white.Fill(color.White)
-	g.white = g.white.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
-	g.font = fontAtlas()
-	for k := shCircle; k <= shDot; k++ {
-		g.shapes[k] = renderShape(k)
-	}
-	g.hatch = ebiten.NewImage(96, 96)
-	for i := -96; i < 96; i += 5 {
-		vector.StrokeLine(g.hatch, float32(i), 96, float32(i+96), 0, 1.6, color.White, true)
-	}
+	sh := sheet.Build()
+	img := ebiten.NewImage(sh.W, sh.H)
+	img.WritePixels(sh.Pix)
+	g := &gfx{sheet: sh, img: img}
+	g.op.ColorScaleMode = ebiten.ColorScaleModePremultipliedAlpha
 	return g
 }
 
-// fontAtlas turns basicfont's 7x13 masks into an image (white, alpha =
-// the mask, premultiplied) so glyphs can be drawn in any colour. It
-// writes the pixels itself: ebiten.NewImageFromImage would bring
-// image/draw into the binary for this one image.
-func fontAtlas() *ebiten.Image {
-	m := basicfont.Face7x13.Mask
-	b := m.Bounds()
-	w, h := b.Dx(), b.Dy()
-	pix := make([]byte, 4*w*h)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			_, _, _, a := m.At(b.Min.X+x, b.Min.Y+y).RGBA()
-			v := uint8(a >> 8)
-			i := 4 * (y*w + x)
-			pix[i], pix[i+1], pix[i+2], pix[i+3] = v, v, v, v
-		}
+// flush draws the pending quads onto their image.
+func (g *gfx) flush() {
+	if len(g.is) > 0 && g.dst != nil {
+		g.dst.DrawTriangles32(g.vs, g.is, g.img, &g.op)
 	}
-	img := ebiten.NewImage(w, h)
-	img.WritePixels(pix)
-	return img
+	g.vs, g.is = g.vs[:0], g.is[:0]
 }
 
-func renderShape(k shapeKind) *ebiten.Image {
-	const s = shapeSize
-	img := ebiten.NewImage(s, s)
-	var p vector.Path
-	c := float32(s) / 2
-	r := c - 2
-	op := &vector.DrawPathOptions{AntiAlias: true}
-	stroke := &vector.StrokeOptions{Width: 3.2, LineJoin: vector.LineJoinMiter}
-	poly := func(pts ...[2]float32) {
-		p.MoveTo(pts[0][0], pts[0][1])
-		for _, q := range pts[1:] {
-			p.LineTo(q[0], q[1])
-		}
-		p.Close()
+// quad appends a quad with corners p0..p3 (clockwise from top left)
+// textured by sheet rectangle src and tinted by c (premultiplied). The
+// corners are snapped as DrawImage snaps them (sheet.Snap).
+func (g *gfx) quad(dst *ebiten.Image, p [4]layout.Pt, src image.Rectangle, c color.Color) {
+	if dst != g.dst || len(g.vs) >= 4*maxBatchQuads {
+		g.flush()
+		g.dst = dst
 	}
-	hex := func(rad float32) {
-		var pts [][2]float32
-		for i := 0; i < 6; i++ {
-			a := float64(i)*math.Pi/3 + math.Pi/6
-			pts = append(pts, [2]float32{c + rad*float32(math.Cos(a)), c + rad*float32(math.Sin(a))})
-		}
-		poly(pts...)
+	r, gr, b, a := c.RGBA()
+	cr, cg, cb, ca := float32(r)/0xffff, float32(gr)/0xffff, float32(b)/0xffff, float32(a)/0xffff
+	sx0, sy0, sx1, sy1 := float32(src.Min.X), float32(src.Min.Y), float32(src.Max.X), float32(src.Max.Y)
+	base := uint32(len(g.vs))
+	for i, s := range [4][2]float32{{sx0, sy0}, {sx1, sy0}, {sx1, sy1}, {sx0, sy1}} {
+		g.vs = append(g.vs, ebiten.Vertex{DstX: float32(sheet.Snap(p[i].X)), DstY: float32(sheet.Snap(p[i].Y)), SrcX: s[0], SrcY: s[1], ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca})
 	}
-	switch k {
-	case shCircle, shDot:
-		vector.FillCircle(img, c, c, r, color.White, true)
-		return img
-	case shRing:
-		vector.StrokeCircle(img, c, c, r-1.5, 3.2, color.White, true)
-		return img
-	case shSquare:
-		poly([2]float32{3, 3}, [2]float32{s - 3, 3}, [2]float32{s - 3, s - 3}, [2]float32{3, s - 3})
-		vector.FillPath(img, &p, nil, op)
-	case shSquareO:
-		poly([2]float32{4.5, 4.5}, [2]float32{s - 4.5, 4.5}, [2]float32{s - 4.5, s - 4.5}, [2]float32{4.5, s - 4.5})
-		vector.StrokePath(img, &p, stroke, op)
-	case shTriangle:
-		poly([2]float32{c, 1.5}, [2]float32{s - 1.5, s - 3}, [2]float32{1.5, s - 3})
-		vector.FillPath(img, &p, nil, op)
-	case shTriangleO:
-		poly([2]float32{c, 4.5}, [2]float32{s - 4, s - 4}, [2]float32{4, s - 4})
-		vector.StrokePath(img, &p, stroke, op)
-	case shDiamond:
-		poly([2]float32{c, 1}, [2]float32{s - 1, c}, [2]float32{c, s - 1}, [2]float32{1, c})
-		vector.FillPath(img, &p, nil, op)
-	case shDiamondO:
-		poly([2]float32{c, 3.5}, [2]float32{s - 3.5, c}, [2]float32{c, s - 3.5}, [2]float32{3.5, c})
-		vector.StrokePath(img, &p, stroke, op)
-	case shPlus:
-		poly([2]float32{c - 3, 2}, [2]float32{c + 3, 2}, [2]float32{c + 3, c - 3}, [2]float32{s - 2, c - 3}, [2]float32{s - 2, c + 3},
-			[2]float32{c + 3, c + 3}, [2]float32{c + 3, s - 2}, [2]float32{c - 3, s - 2}, [2]float32{c - 3, c + 3}, [2]float32{2, c + 3},
-			[2]float32{2, c - 3}, [2]float32{c - 3, c - 3})
-		vector.FillPath(img, &p, nil, op)
-	case shBar:
-		poly([2]float32{2, c - 4}, [2]float32{s - 2, c - 4}, [2]float32{s - 2, c + 4}, [2]float32{2, c + 4})
-		vector.FillPath(img, &p, nil, op)
-	case shBarO:
-		poly([2]float32{3, c - 4}, [2]float32{s - 3, c - 4}, [2]float32{s - 3, c + 4}, [2]float32{3, c + 4})
-		vector.StrokePath(img, &p, &vector.StrokeOptions{Width: 2.4}, op)
-	case shHex:
-		hex(r + 1)
-		vector.FillPath(img, &p, nil, op)
-	case shHexO:
-		hex(r - 0.5)
-		vector.StrokePath(img, &p, stroke, op)
-	}
-	return img
+	g.is = append(g.is, base, base+1, base+2, base, base+2, base+3)
+}
+
+// sprite draws sheet rectangle src unscaled with its top left at (x, y)
+// rounded to the pixel (nearest sampling then copies texels exactly).
+func (g *gfx) sprite(dst *ebiten.Image, src image.Rectangle, x, y float64, c color.Color) {
+	x, y = math.Round(x), math.Round(y)
+	w, h := float64(src.Dx()), float64(src.Dy())
+	g.quad(dst, [4]layout.Pt{{X: x, Y: y}, {X: x + w, Y: y}, {X: x + w, Y: y + h}, {X: x, Y: y + h}}, src, c)
 }
 
 func (g *gfx) rect(dst *ebiten.Image, r layout.Rect, c color.Color) {
 	if r.W <= 0 || r.H <= 0 {
 		return
 	}
-	g.op.GeoM.Reset()
-	g.op.GeoM.Scale(r.W, r.H)
-	g.op.GeoM.Translate(r.X, r.Y)
-	g.op.ColorScale.Reset()
-	g.op.ColorScale.ScaleWithColor(c)
-	dst.DrawImage(g.white, &g.op)
+	g.quad(dst, [4]layout.Pt{{X: r.X, Y: r.Y}, {X: r.Right(), Y: r.Y}, {X: r.Right(), Y: r.Bottom()}, {X: r.X, Y: r.Bottom()}}, g.sheet.White, c)
 }
 
 // frame strokes r's border inside it, w pixels wide.
@@ -223,14 +162,9 @@ func (g *gfx) line(dst *ebiten.Image, a, b layout.Pt, w float64, c color.Color) 
 	if d == 0 {
 		return
 	}
-	g.op.GeoM.Reset()
-	g.op.GeoM.Scale(d, w)
-	g.op.GeoM.Translate(0, -w/2)
-	g.op.GeoM.Rotate(math.Atan2(b.Y-a.Y, b.X-a.X))
-	g.op.GeoM.Translate(a.X, a.Y)
-	g.op.ColorScale.Reset()
-	g.op.ColorScale.ScaleWithColor(c)
-	dst.DrawImage(g.white, &g.op)
+	// the unit normal, half the width long
+	nx, ny := -(b.Y-a.Y)/d*w/2, (b.X-a.X)/d*w/2
+	g.quad(dst, [4]layout.Pt{{X: a.X - nx, Y: a.Y - ny}, {X: b.X - nx, Y: b.Y - ny}, {X: b.X + nx, Y: b.Y + ny}, {X: a.X + nx, Y: a.Y + ny}}, g.sheet.White, c)
 }
 
 // dashLine draws a dashed line from a to b.
@@ -248,55 +182,36 @@ func (g *gfx) cross(dst *ebiten.Image, r layout.Rect, w float64, c color.Color) 
 	g.line(dst, layout.Pt{X: r.Right(), Y: r.Y}, layout.Pt{X: r.X, Y: r.Bottom()}, w, c)
 }
 
-// shape draws a pre-rendered shape centred at p, size px across.
+// shape draws shape k centred at p, size px across (rasterised at that
+// size in the sheet, rounded to a whole pixel).
 func (g *gfx) shape(dst *ebiten.Image, k shapeKind, p layout.Pt, size float64, c color.Color) {
-	img := g.shapes[k]
-	sc := size / shapeSize
-	g.op.GeoM.Reset()
-	g.op.GeoM.Scale(sc, sc)
-	g.op.GeoM.Translate(p.X-size/2, p.Y-size/2)
-	g.op.ColorScale.Reset()
-	g.op.ColorScale.ScaleWithColor(c)
-	g.op.Filter = ebiten.FilterLinear
-	dst.DrawImage(img, &g.op)
-	g.op.Filter = ebiten.FilterNearest
+	src := g.sheet.Shape(k, size)
+	n := float64(src.Dx())
+	g.sprite(dst, src, p.X-n/2, p.Y-n/2, c)
 }
 
 // hatched fills r with diagonal stripes.
 func (g *gfx) hatched(dst *ebiten.Image, r layout.Rect, c color.Color) {
-	w, h := int(math.Min(r.W, 96)), int(math.Min(r.H, 96))
+	const size = sheet.HatchSize
+	w, h := int(math.Min(r.W, size)), int(math.Min(r.H, size))
 	if w <= 0 || h <= 0 {
 		return
 	}
-	ox := int(r.X) % 5
-	sub := g.hatch.SubImage(image.Rect(ox, 0, ox+w, h)).(*ebiten.Image)
-	if ox+w > 96 {
-		sub = g.hatch.SubImage(image.Rect(0, 0, w, h)).(*ebiten.Image)
+	// the stripes line up from cell to cell: offset by the cell's x
+	ox := int(r.X) % sheet.HatchPeriod
+	if ox < 0 || ox+w > size {
+		ox = 0
 	}
-	g.op.GeoM.Reset()
-	g.op.GeoM.Translate(math.Round(r.X), math.Round(r.Y))
-	g.op.ColorScale.Reset()
-	g.op.ColorScale.ScaleWithColor(c)
-	dst.DrawImage(sub, &g.op)
+	hs := g.sheet.Hatch
+	g.sprite(dst, image.Rect(hs.Min.X+ox, hs.Min.Y, hs.Min.X+ox+w, hs.Min.Y+h), r.X, r.Y, c)
 }
 
 // text draws ASCII s with its top-left at (x, y); other runes draw as '?'.
 func (g *gfx) text(dst *ebiten.Image, s string, x, y float64, c color.Color) {
-	f := basicfont.Face7x13
-	g.op.ColorScale.Reset()
-	g.op.ColorScale.ScaleWithColor(c)
 	x, y = math.Round(x), math.Round(y)
 	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		if ch < 0x20 || ch >= 0x7f {
-			ch = '?'
-		}
-		if ch != ' ' {
-			idx := int(ch - 0x20)
-			sub := g.font.SubImage(image.Rect(0, idx*f.Height, f.Width, (idx+1)*f.Height)).(*ebiten.Image)
-			g.op.GeoM.Reset()
-			g.op.GeoM.Translate(x+float64(i*f.Advance), y)
-			dst.DrawImage(sub, &g.op)
+		if ch := s[i]; ch != ' ' {
+			g.sprite(dst, g.sheet.Glyph(ch), x+float64(i*sheet.Advance), y, c)
 		}
 	}
 }
