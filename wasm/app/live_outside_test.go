@@ -167,6 +167,18 @@ func TestLiveFollowsOutsideClients(t *testing.T) {
 	}
 	defer cl.Close()
 	const n = 30
+	zkStop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-zkStop:
+				return
+			case <-time.After(100 * time.Millisecond):
+				zc.Get("/brokers/topics/orders/partitions/0/state")
+				zc.Children("/brokers/ids")
+			}
+		}
+	}()
 	f.while("franz-go produces and its group consumes", func() error {
 		for i := 0; i < n; i++ {
 			r := &kgo.Record{Topic: "orders", Key: []byte(fmt.Sprint("k", i%5)), Value: []byte(fmt.Sprintf("m%d # \"quoted\"", i))}
@@ -184,7 +196,13 @@ func TestLiveFollowsOutsideClients(t *testing.T) {
 		}
 		return cl.CommitUncommittedOffsets(ctx)
 	})
+	close(zkStop)
 	if st := f.l.Status(); st.Phase != PhaseLive || st.Resyncs != 0 {
+		for _, n := range f.l.Take() {
+			if strings.Contains(string(n), `"type":"live"`) {
+				t.Log(string(n))
+			}
+		}
 		t.Fatalf("after the clients' work: %+v", st)
 	}
 

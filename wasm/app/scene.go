@@ -10,6 +10,7 @@ import (
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/check"
 	"github.com/kafkasim/kafkasim/wasm/scene"
+	"github.com/kafkasim/kafkasim/wasm/session"
 )
 
 // SceneOptions are the page's choices for the canvas: the view, the
@@ -169,7 +170,8 @@ func (e *Engine) Scene(o SceneOptions) (*scene.Scene, error) {
 		}
 		s.Groups = append(s.Groups, sg)
 	}
-	wire := d.Events().WireSince(now - max(s.Span, 5000))
+	from := now - max(s.Span, 5000)
+	wire := session.MergeByAt(d.Events().WireSince(from), d.Events().OutsideSince(from))
 	s.Messages, s.Counters.Omitted = messages(wire, now, s.Span)
 	s.ZKClients = zkClients(c, e.outsideZKClients(), wire, s.Messages)
 	s.Marks = marks(d.Events().Trace(), now)

@@ -25,7 +25,8 @@ type Store struct {
 	opts       StoreOptions
 	trace      []core.Event
 	wire       []core.Event
-	traceCount int // trace events ever added
+	outside    []core.Event // another cluster's outside observer events, for drawing (AddOutside)
+	traceCount int          // trace events ever added
 	wireCount  int
 	forgotten  int
 }
@@ -111,24 +112,51 @@ func (s *Store) trimWire(from int64) {
 // AddOutside keeps e, an outside observer's event (core.Event.Outside:
 // an outside ZooKeeper client's reads, watches and session) that another
 // cluster emitted (a page following a room: the room's), for drawing. It
-// goes in time order among the wire events, after those at its time, and
-// changes no count a trace or its hash depends on. An event that is not
-// an outside one is refused (false): the simulation's own events come
-// from the driver's cluster alone.
+// is kept apart from the driver's own events (Outside, OutsideSince),
+// bounded like the wire, and changes nothing a trace, its hash or a
+// lookup by Seq depends on. An event that is not an outside one is
+// refused (false): the simulation's own events come from the driver's
+// cluster alone.
 func (s *Store) AddOutside(e core.Event) bool {
 	if !e.Outside {
 		return false
 	}
-	if len(s.wire) >= s.opts.MaxWire {
-		s.wire = appendBounded(s.wire, e, s.opts.MaxWire, nil)
-		s.wire = s.wire[:len(s.wire)-1]
+	s.outside = appendBounded(s.outside, e, s.opts.MaxWire, nil)
+	// In time order: it came after those at its time.
+	for i := len(s.outside) - 1; i > 0 && s.outside[i-1].At > s.outside[i].At; i-- {
+		s.outside[i-1], s.outside[i] = s.outside[i], s.outside[i-1]
 	}
-	i := len(s.wire)
-	for i > 0 && s.wire[i-1].At > e.At {
-		i--
-	}
-	s.wire = append(s.wire, core.Event{})
-	copy(s.wire[i+1:], s.wire[i:])
-	s.wire[i] = e
 	return true
+}
+
+// OutsideSince returns the outside events kept (AddOutside) with At >=
+// from, in time order.
+func (s *Store) OutsideSince(from int64) []core.Event {
+	lo, hi := 0, len(s.outside)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if s.outside[m].At < from {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return s.outside[lo:]
+}
+
+// MergeByAt merges two lists of events in time order into one (a's
+// first among equal times); it returns a itself when b is empty.
+func MergeByAt(a, b []core.Event) []core.Event {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]core.Event, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0].At < a[0].At {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
