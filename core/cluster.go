@@ -78,10 +78,16 @@ type client interface {
 	brokerReset(id int) // broker id's process died: its connections reset
 }
 
-// resetConnections tells every client that b's sockets were closed.
+// resetConnections tells every client, and every broker fetching from
+// b, that b's sockets were closed.
 func (c *Cluster) resetConnections(b *Broker) {
 	for _, cl := range c.clients {
 		cl.brokerReset(b.ID)
+	}
+	for _, ob := range c.brokers {
+		if ob != b {
+			ob.leaderReset(b.ID)
+		}
 	}
 	c.ext.brokerReset(b)
 }

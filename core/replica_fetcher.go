@@ -67,9 +67,62 @@ func (b *Broker) fetchFrom(leader int) {
 	b.after(replicaSocketTimeout, func() { again(0) })
 }
 
+// leaderReset: broker id's process died and its OS reset the sockets, so
+// a Fetch in flight to it (perhaps parked in its purgatory) fails one
+// network hop later instead of waiting out replica.socket.timeout.ms. The
+// fetcher then backs off replica.fetch.backoff.ms before it tries again
+// (AbstractFetcherThread.processFetchRequest: an exception from the
+// leader endpoint marks every partition of the request as failed, and
+// handlePartitionsWithErrors delays them by fetchBackOffMs). Without this
+// the session stays busy until the timeout, and partitions that move to
+// that broker when it returns are not fetched: their followers fall out
+// of the ISR of a leader that is fine.
+func (b *Broker) leaderReset(id int) {
+	f := b.fetchers[id]
+	if f == nil || !f.inflight || !b.processUp() {
+		return
+	}
+	seq := f.seq
+	b.after(b.c.bc.latency, func() {
+		if f.seq == seq && f.inflight {
+			f.inflight = false
+			b.after(replicaFetchBackoffMs, func() { b.fetchFrom(id) })
+		}
+	})
+}
+
+// shutdownIdleFetchers drops every fetch session left with no partition
+// to follow (ReplicaFetcherManager.shutdownIdleFetcherThreads, which
+// ReplicaManager runs after each LeaderAndIsr or metadata delta). A Fetch
+// still in flight on a dropped session is abandoned: its answer or
+// timeout changes nothing, and a later session to the same leader starts
+// fresh instead of waiting out replica.socket.timeout.ms behind a request
+// to a broker that lost power.
+func (b *Broker) shutdownIdleFetchers() {
+	for id, f := range b.fetchers {
+		if !b.follows(id) {
+			f.seq++
+			f.inflight = false
+			delete(b.fetchers, id)
+		}
+	}
+}
+
+// follows reports whether this broker has a follower replica of leader
+// id (fetching or still truncating: both belong to the fetch session).
+func (b *Broker) follows(id int) bool {
+	for _, r := range b.replicas {
+		if r.role == roleFollower && r.leader == id {
+			return true
+		}
+	}
+	return false
+}
+
 // startDeferredFetches sends the fetches held back while a LeaderAndIsr
 // was applied, in leader order.
 func (b *Broker) startDeferredFetches() {
+	b.shutdownIdleFetchers()
 	leaders := make([]int, 0, len(b.deferFetch))
 	for id := range b.deferFetch {
 		leaders = append(leaders, id)
