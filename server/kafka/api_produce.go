@@ -56,7 +56,7 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				s.idx = len(pr.Partitions)
 				pr.Partitions = append(pr.Partitions, core.ProducePartition{Topic: t.Topic, Partition: p.Partition,
 					ProducerID: b.ProducerID, ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence,
-					Timestamp: &ts, Records: coreRecords(b)})
+					Timestamp: &ts, Records: b.Records})
 			}
 			ts = append(ts, s)
 		}

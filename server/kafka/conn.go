@@ -20,6 +20,10 @@ import (
 // (Kafka reads one at a time; clients pipeline up to about five).
 const MaxInFlight = 64
 
+// keepWriteBuf is the largest response buffer a connection keeps for the
+// next response.
+const keepWriteBuf = 1 << 20
+
 // reqCtx is what a handler knows about the request it serves.
 type reqCtx struct {
 	s      *Server
@@ -240,11 +244,14 @@ func (c *conn) write() {
 			}
 		}
 		flex := resp.IsFlexible() && p.h.key != 18
-		out = appendResponse(out[:0], p.h.corr, flex, resp.AppendTo(nil))
+		out = appendResponse(out[:0], p.h.corr, flex, resp)
 		c.nc.SetWriteDeadline(time.Now().Add(c.s.writeTimeout))
 		if _, err := c.nc.Write(out); err != nil {
 			c.end("write failed", true)
 			return
+		}
+		if cap(out) > keepWriteBuf {
+			out = nil // one large Fetch response does not pin its buffer to the connection
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/twmb/franz-go/pkg/kbin"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // Limits of one connection. Kafka's defaults are larger
@@ -96,18 +97,19 @@ func skipTags(b []byte) ([]byte, error) {
 }
 
 // appendResponse frames a response: size, correlation id, for flexible
-// responses an empty tag section (response header v1), then the body.
-// ApiVersions' response header is always v0, whatever the version, so a
-// client that does not know the broker yet can parse it (KIP-511).
-func appendResponse(dst []byte, corr int32, flexibleHeader bool, body []byte) []byte {
-	n := 4 + len(body)
-	if flexibleHeader {
-		n++
-	}
-	dst = binary.BigEndian.AppendUint32(dst, uint32(n))
+// responses an empty tag section (response header v1), then the body,
+// encoded in place (a Fetch response's records are copied once, into
+// the frame). ApiVersions' response header is always v0, whatever the
+// version, so a client that does not know the broker yet can parse it
+// (KIP-511).
+func appendResponse(dst []byte, corr int32, flexibleHeader bool, resp kmsg.Response) []byte {
+	start := len(dst)
+	dst = binary.BigEndian.AppendUint32(dst, 0) // size, below
 	dst = binary.BigEndian.AppendUint32(dst, uint32(corr))
 	if flexibleHeader {
 		dst = append(dst, 0)
 	}
-	return append(dst, body...)
+	dst = resp.AppendTo(dst)
+	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
+	return dst
 }

@@ -8,25 +8,18 @@ import (
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/log"
-	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// wireRecord is one record as a client sent it or will read it.
-type wireRecord struct {
-	Key       []byte // nil: no key
-	Value     []byte
-	Timestamp int64
-	Headers   []kmsg.Header
-}
-
-// wireBatch is one v2 record batch from a Produce request, decoded.
+// wireBatch is one v2 record batch from a Produce request, decoded into
+// the core's records: each record's TimestampDelta is relative to
+// Timestamp, the batch's first timestamp (the client's clock).
 type wireBatch struct {
 	ProducerID    int64
 	ProducerEpoch int16
 	BaseSequence  int32
 	Timestamp     int64 // first timestamp
 	Codec         int
-	Records       []wireRecord
+	Records       []log.Record
 }
 
 var crc32c = crc32.MakeTable(crc32.Castagnoli)
@@ -65,14 +58,10 @@ func decodeBatches(b []byte) ([]wireBatch, error) {
 		}
 		raw := b[:12+length]
 		b = b[12+length:]
-		var rb kmsg.RecordBatch
-		if err := rb.ReadFrom(raw); err != nil {
-			return nil, fmt.Errorf("%w: %v", errCorrupt, err)
-		}
-		if crc32.Checksum(raw[21:], crc32c) != uint32(rb.CRC) {
+		if crc32.Checksum(raw[21:], crc32c) != binary.BigEndian.Uint32(raw[17:]) {
 			return nil, fmt.Errorf("%w: CRC mismatch", errCorrupt)
 		}
-		wb, err := decodeBatch(&rb)
+		wb, err := decodeBatch(raw)
 		if err != nil {
 			return nil, err
 		}
@@ -81,41 +70,154 @@ func decodeBatches(b []byte) ([]wireBatch, error) {
 	return out, nil
 }
 
-func decodeBatch(rb *kmsg.RecordBatch) (wireBatch, error) {
-	wb := wireBatch{ProducerID: rb.ProducerID, ProducerEpoch: rb.ProducerEpoch, BaseSequence: rb.FirstSequence,
-		Timestamp: rb.FirstTimestamp, Codec: int(rb.Attributes & 7)}
-	if rb.Attributes&0x20 != 0 || rb.Attributes&0x40 != 0 {
+// decodeBatch parses one whole v2 batch (length and CRC already checked).
+// The records section is decompressed and copied into one string that
+// every key, value and header of the batch slices: one allocation for
+// the batch's bytes, one for its records, none per record (the strings
+// live exactly as long as the batch does in the log).
+func decodeBatch(raw []byte) (wireBatch, error) {
+	attrs := binary.BigEndian.Uint16(raw[21:])
+	wb := wireBatch{Timestamp: int64(binary.BigEndian.Uint64(raw[27:])), ProducerID: int64(binary.BigEndian.Uint64(raw[43:])),
+		ProducerEpoch: int16(binary.BigEndian.Uint16(raw[51:])), BaseSequence: int32(binary.BigEndian.Uint32(raw[53:])),
+		Codec: int(attrs & 7)}
+	if attrs&0x20 != 0 || attrs&0x40 != 0 {
 		return wb, fmt.Errorf("%w: transactional and control batches are not simulated", errCorrupt)
 	}
-	if rb.NumRecords <= 0 || rb.NumRecords > maxRecordsPerBatch {
-		return wb, fmt.Errorf("%w: %d records", errCorrupt, rb.NumRecords)
+	n := int32(binary.BigEndian.Uint32(raw[57:]))
+	if n <= 0 || n > maxRecordsPerBatch {
+		return wb, fmt.Errorf("%w: %d records", errCorrupt, n)
 	}
-	data, err := decompress(wb.Codec, rb.Records)
+	data, err := decompress(wb.Codec, raw[61:])
 	if err != nil {
 		return wb, fmt.Errorf("%w: %v", errCorrupt, err)
 	}
-	wb.Records = make([]wireRecord, 0, rb.NumRecords)
-	for i := int32(0); i < rb.NumRecords; i++ {
-		n, w := binary.Varint(data)
-		if w <= 0 || n < 0 || int64(len(data)-w) < n {
-			return wb, fmt.Errorf("%w: record %d truncated", errCorrupt, i)
-		}
-		var r kmsg.Record
-		if err := r.ReadFrom(data[:w+int(n)]); err != nil {
+	if int64(len(data)) < int64(n)*7 { // the smallest record is 7 bytes
+		return wb, fmt.Errorf("%w: %d records in %d bytes", errCorrupt, n, len(data))
+	}
+	s := string(data)
+	wb.Records = make([]log.Record, n)
+	pos := 0
+	for i := range wb.Records {
+		end, err := readRecord(s, pos, &wb.Records[i])
+		if err != nil {
 			return wb, fmt.Errorf("%w: record %d: %v", errCorrupt, i, err)
 		}
-		data = data[w+int(n):]
-		wb.Records = append(wb.Records, wireRecord{Key: r.Key, Value: r.Value, Timestamp: rb.FirstTimestamp + r.TimestampDelta64, Headers: r.Headers})
+		pos = end
 	}
-	if len(data) != 0 {
-		return wb, fmt.Errorf("%w: %d bytes after the last record", errCorrupt, len(data))
+	if pos != len(s) {
+		return wb, fmt.Errorf("%w: %d bytes after the last record", errCorrupt, len(s)-pos)
 	}
 	return wb, nil
 }
 
+var (
+	errTruncated  = errors.New("truncated")
+	errRecordSize = errors.New("record size does not match its fields")
+	errNullHeader = errors.New("null header key")
+)
+
+// readRecord parses the record at s[pos:] (DefaultRecord.readFrom): its
+// length, then attributes, timestamp delta, offset delta, key, value and
+// headers, which must fill the length exactly. A negative key length is
+// a null key; a negative value length reads as an empty value (the
+// simulated log has no null values); a null header key is invalid, as in
+// Kafka. It returns where the next record starts.
+func readRecord(s string, pos int, r *log.Record) (int, error) {
+	size, pos, ok := varint(s, pos)
+	if !ok || size < 0 || size > int64(len(s)-pos) {
+		return 0, errTruncated
+	}
+	end := pos + int(size)
+	body := s[:end]
+	pos++ // attributes: unused in v2 records
+	var tsd, klen, vlen, nh int64
+	if tsd, pos, ok = varint(body, pos); !ok {
+		return 0, errTruncated
+	}
+	if _, pos, ok = varint(body, pos); !ok { // offset delta: the leader assigns offsets
+		return 0, errTruncated
+	}
+	r.TimestampDelta = tsd
+	if klen, pos, ok = varint(body, pos); !ok {
+		return 0, errTruncated
+	}
+	if klen >= 0 {
+		if r.Key, pos, ok = span(body, pos, klen); !ok {
+			return 0, errTruncated
+		}
+		r.HasKey = true
+	}
+	if vlen, pos, ok = varint(body, pos); !ok {
+		return 0, errTruncated
+	}
+	if vlen >= 0 {
+		if r.Value, pos, ok = span(body, pos, vlen); !ok {
+			return 0, errTruncated
+		}
+	}
+	if nh, pos, ok = varint(body, pos); !ok || nh < 0 || nh > int64(len(body)-pos) {
+		return 0, errTruncated
+	}
+	if nh > 0 {
+		r.Headers = make([]log.Header, nh)
+		for j := range r.Headers {
+			h := &r.Headers[j]
+			var l int64
+			if l, pos, ok = varint(body, pos); !ok {
+				return 0, errTruncated
+			}
+			if l < 0 {
+				return 0, errNullHeader
+			}
+			if h.Key, pos, ok = span(body, pos, l); !ok {
+				return 0, errTruncated
+			}
+			if l, pos, ok = varint(body, pos); !ok {
+				return 0, errTruncated
+			}
+			if l < 0 {
+				h.Null = true
+			} else if h.Value, pos, ok = span(body, pos, l); !ok {
+				return 0, errTruncated
+			}
+		}
+	}
+	if pos != end {
+		return 0, errRecordSize
+	}
+	return end, nil
+}
+
+// varint reads a zig-zag varint at s[pos:] (ByteUtils.readVarlong), at
+// most 10 bytes; ok is false past the end or on overflow.
+func varint(s string, pos int) (v int64, next int, ok bool) {
+	var u uint64
+	for shift := uint(0); shift < 70; shift += 7 {
+		if pos >= len(s) {
+			return 0, pos, false
+		}
+		c := s[pos]
+		pos++
+		u |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return int64(u>>1) ^ -int64(u&1), pos, true
+		}
+	}
+	return 0, pos, false
+}
+
+// span is s[pos:pos+n] when it fits.
+func span(s string, pos int, n int64) (string, int, bool) {
+	if n > int64(len(s)-pos) {
+		return "", pos, false
+	}
+	return s[pos : pos+int(n)], pos + int(n), true
+}
+
 // outBatch is what a Fetch returns for one stored batch. Timestamps are
-// the client's (Unix ms): Timestamp the first, MaxTimestamp the header's
-// max, each record's its own; LogAppendTime sets the timestampType bit.
+// the client's (Unix ms): Timestamp the first (each record's is it plus
+// the record's TimestampDelta), MaxTimestamp the header's max;
+// LogAppendTime sets the timestampType bit.
 type outBatch struct {
 	BaseOffset    int64
 	LeaderEpoch   int32
@@ -125,7 +227,7 @@ type outBatch struct {
 	Timestamp     int64
 	MaxTimestamp  int64
 	LogAppendTime bool
-	Records       []wireRecord
+	Records       []log.Record
 }
 
 // attrLogAppendTime is the batch attributes' timestampType bit.
@@ -133,71 +235,98 @@ const attrLogAppendTime = 0x08
 
 // appendBatch encodes a stored batch as a v2 record batch, uncompressed
 // (the simulated log keeps records uncompressed; clients accept any
-// codec), with its CRC.
+// codec), with its CRC, straight from the core's records into dst: no
+// allocation per record. The bytes are those DefaultRecordBatch writes
+// (records_test.go checks them against kmsg's encoder).
 func appendBatch(dst []byte, ob outBatch) []byte {
-	var recs []byte
-	for i, r := range ob.Records {
-		kr := kmsg.Record{TimestampDelta64: r.Timestamp - ob.Timestamp, OffsetDelta: int32(i), Key: r.Key, Value: r.Value, Headers: r.Headers}
-		body := kr.AppendTo(nil)
-		// AppendTo wrote Length 0 as the first varint; replace it.
-		_, w := binary.Varint(body)
-		body = body[w:]
-		recs = binary.AppendVarint(recs, int64(len(body)))
-		recs = append(recs, body...)
-	}
-	rb := kmsg.RecordBatch{FirstOffset: ob.BaseOffset, PartitionLeaderEpoch: ob.LeaderEpoch, Magic: 2,
-		LastOffsetDelta: int32(len(ob.Records) - 1), FirstTimestamp: ob.Timestamp, MaxTimestamp: ob.MaxTimestamp,
-		ProducerID: ob.ProducerID, ProducerEpoch: ob.ProducerEpoch, FirstSequence: ob.BaseSequence,
-		NumRecords: int32(len(ob.Records)), Records: recs}
-	if ob.LogAppendTime {
-		rb.Attributes |= attrLogAppendTime
-	}
-	rb.Length = int32(batchHeaderBytes + len(recs))
 	start := len(dst)
-	dst = rb.AppendTo(dst)
+	dst = binary.BigEndian.AppendUint64(dst, uint64(ob.BaseOffset))
+	dst = binary.BigEndian.AppendUint32(dst, 0) // length, below
+	dst = binary.BigEndian.AppendUint32(dst, uint32(ob.LeaderEpoch))
+	dst = append(dst, 2)                        // magic
+	dst = binary.BigEndian.AppendUint32(dst, 0) // CRC, below
+	attrs := uint16(0)
+	if ob.LogAppendTime {
+		attrs |= attrLogAppendTime
+	}
+	dst = binary.BigEndian.AppendUint16(dst, attrs)
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(ob.Records)-1))
+	dst = binary.BigEndian.AppendUint64(dst, uint64(ob.Timestamp))
+	dst = binary.BigEndian.AppendUint64(dst, uint64(ob.MaxTimestamp))
+	dst = binary.BigEndian.AppendUint64(dst, uint64(ob.ProducerID))
+	dst = binary.BigEndian.AppendUint16(dst, uint16(ob.ProducerEpoch))
+	dst = binary.BigEndian.AppendUint32(dst, uint32(ob.BaseSequence))
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(ob.Records)))
+	for i := range ob.Records {
+		dst = appendRecord(dst, &ob.Records[i], int64(i))
+	}
+	binary.BigEndian.PutUint32(dst[start+8:], uint32(len(dst)-start-12))
 	binary.BigEndian.PutUint32(dst[start+17:], crc32.Checksum(dst[start+21:], crc32c))
 	return dst
 }
 
-// coreRecords turns a produced batch's records into the core's, keeping
-// each record's timestamp delta and its headers (a nil header value is
-// a null one).
-func coreRecords(wb wireBatch) []log.Record {
-	recs := make([]log.Record, len(wb.Records))
-	for i, wr := range wb.Records {
-		recs[i] = log.Record{Key: string(wr.Key), HasKey: wr.Key != nil, Value: string(wr.Value), TimestampDelta: wr.Timestamp - wb.Timestamp}
-		if len(wr.Headers) > 0 {
-			hs := make([]log.Header, len(wr.Headers))
-			for j, h := range wr.Headers {
-				hs[j] = log.Header{Key: h.Key, Value: string(h.Value), Null: h.Value == nil}
-			}
-			recs[i].Headers = hs
+// appendRecord writes one record (DefaultRecord.writeTo): its body's
+// length, then the body.
+func appendRecord(dst []byte, r *log.Record, offsetDelta int64) []byte {
+	body := 1 + varintLen(r.TimestampDelta) + varintLen(offsetDelta) + varintLen(int64(len(r.Value))) + len(r.Value) +
+		varintLen(int64(len(r.Headers)))
+	if r.HasKey {
+		body += varintLen(int64(len(r.Key))) + len(r.Key)
+	} else {
+		body += varintLen(-1)
+	}
+	for i := range r.Headers {
+		h := &r.Headers[i]
+		body += varintLen(int64(len(h.Key))) + len(h.Key)
+		if h.Null {
+			body += varintLen(-1)
+		} else {
+			body += varintLen(int64(len(h.Value))) + len(h.Value)
 		}
 	}
-	return recs
+	dst = binary.AppendVarint(dst, int64(body))
+	dst = append(dst, 0) // attributes
+	dst = binary.AppendVarint(dst, r.TimestampDelta)
+	dst = binary.AppendVarint(dst, offsetDelta)
+	if r.HasKey {
+		dst = binary.AppendVarint(dst, int64(len(r.Key)))
+		dst = append(dst, r.Key...)
+	} else {
+		dst = binary.AppendVarint(dst, -1)
+	}
+	dst = binary.AppendVarint(dst, int64(len(r.Value)))
+	dst = append(dst, r.Value...)
+	dst = binary.AppendVarint(dst, int64(len(r.Headers)))
+	for i := range r.Headers {
+		h := &r.Headers[i]
+		dst = binary.AppendVarint(dst, int64(len(h.Key)))
+		dst = append(dst, h.Key...)
+		if h.Null {
+			dst = binary.AppendVarint(dst, -1)
+		} else {
+			dst = binary.AppendVarint(dst, int64(len(h.Value)))
+			dst = append(dst, h.Value...)
+		}
+	}
+	return dst
+}
+
+// varintLen is the length of v's zig-zag varint.
+func varintLen(v int64) int {
+	u := uint64(v<<1) ^ uint64(v>>63)
+	n := 1
+	for u >= 0x80 {
+		u >>= 7
+		n++
+	}
+	return n
 }
 
 // fetchedBatch is a stored batch as a Fetch returns it, timestamps on
-// the client's clock.
+// the client's clock. The records are the core's, shared, not copied
+// (a stored batch never changes).
 func fetchedBatch(k *brokerClock, b core.FetchedBatch) outBatch {
-	ob := outBatch{BaseOffset: b.BaseOffset, LeaderEpoch: b.PartitionLeaderEpoch, ProducerID: b.ProducerID,
+	return outBatch{BaseOffset: b.BaseOffset, LeaderEpoch: b.PartitionLeaderEpoch, ProducerID: b.ProducerID,
 		ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: k.toClient(b.Timestamp),
-		MaxTimestamp: k.toClient(b.MaxTimestamp), LogAppendTime: b.LogAppendTime, Records: make([]wireRecord, len(b.Records))}
-	for i, rec := range b.Records {
-		wr := wireRecord{Value: []byte(rec.Value), Timestamp: ob.Timestamp + rec.TimestampDelta}
-		if rec.HasKey {
-			wr.Key = []byte(rec.Key)
-		}
-		if len(rec.Headers) > 0 {
-			wr.Headers = make([]kmsg.Header, len(rec.Headers))
-			for j, h := range rec.Headers {
-				wr.Headers[j] = kmsg.Header{Key: h.Key}
-				if !h.Null {
-					wr.Headers[j].Value = []byte(h.Value)
-				}
-			}
-		}
-		ob.Records[i] = wr
-	}
-	return ob
+		MaxTimestamp: k.toClient(b.MaxTimestamp), LogAppendTime: b.LogAppendTime, Records: b.Records}
 }

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
+	"math/rand/v2"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/kafkasim/kafkasim/core"
@@ -17,8 +21,8 @@ import (
 
 func TestBatchRoundTrip(t *testing.T) {
 	in := outBatch{BaseOffset: 42, LeaderEpoch: 3, ProducerID: 7, ProducerEpoch: 1, BaseSequence: 10, Timestamp: 1000,
-		Records: []wireRecord{{Key: []byte("k"), Value: []byte("v1"), Timestamp: 1000},
-			{Value: []byte("v2"), Timestamp: 1005, Headers: []kmsg.Header{{Key: "h", Value: []byte("x")}}}}}
+		Records: []log.Record{{Key: "k", HasKey: true, Value: "v1"},
+			{Value: "v2", TimestampDelta: 5, Headers: []log.Header{{Key: "h", Value: "x"}}}}}
 	b := appendBatch(nil, in)
 	got, err := decodeBatches(b)
 	if err != nil {
@@ -28,8 +32,8 @@ func TestBatchRoundTrip(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 	g := got[0]
-	if g.ProducerID != 7 || g.BaseSequence != 10 || string(g.Records[0].Key) != "k" || g.Records[1].Key != nil ||
-		string(g.Records[1].Value) != "v2" || g.Records[1].Timestamp != 1005 || g.Records[1].Headers[0].Key != "h" {
+	if g.ProducerID != 7 || g.BaseSequence != 10 || g.Timestamp != 1000 || g.Records[0].Key != "k" || !g.Records[0].HasKey || g.Records[1].HasKey ||
+		g.Records[1].Value != "v2" || g.Records[1].TimestampDelta != 5 || g.Records[1].Headers[0].Key != "h" {
 		t.Fatalf("got %+v", g)
 	}
 	b[30] ^= 1 // flip a bit after the CRC
@@ -71,13 +75,13 @@ func compressBatch(t *testing.T, b []byte, codec int) []byte {
 
 func TestDecompressCodecs(t *testing.T) {
 	plain := appendBatch(nil, outBatch{Timestamp: 5, ProducerID: -1, BaseSequence: -1,
-		Records: []wireRecord{{Value: bytes.Repeat([]byte("abc"), 100), Timestamp: 5}, {Value: []byte("z"), Timestamp: 6}}})
+		Records: []log.Record{{Value: strings.Repeat("abc", 100)}, {Value: "z", TimestampDelta: 1}}})
 	for _, codec := range []int{codecGzip, codecSnappy, codecLZ4, codecZstd} {
 		got, err := decodeBatches(compressBatch(t, plain, codec))
 		if err != nil {
 			t.Fatalf("codec %d: %v", codec, err)
 		}
-		if len(got[0].Records) != 2 || len(got[0].Records[0].Value) != 300 || string(got[0].Records[1].Value) != "z" {
+		if len(got[0].Records) != 2 || len(got[0].Records[0].Value) != 300 || got[0].Records[1].Value != "z" {
 			t.Fatalf("codec %d: %+v", codec, got)
 		}
 	}
@@ -95,7 +99,7 @@ func TestDecompressCodecs(t *testing.T) {
 }
 
 func TestDecodeRejects(t *testing.T) {
-	plain := appendBatch(nil, outBatch{Timestamp: 5, Records: []wireRecord{{Value: []byte("v")}}})
+	plain := appendBatch(nil, outBatch{Timestamp: 5, Records: []log.Record{{Value: "v"}}})
 	old := append([]byte{}, plain...)
 	old[16] = 1
 	cases := map[string][]byte{
@@ -112,7 +116,7 @@ func TestDecodeRejects(t *testing.T) {
 }
 
 func FuzzDecodeBatches(f *testing.F) {
-	f.Add(appendBatch(nil, outBatch{Timestamp: 5, Records: []wireRecord{{Value: []byte("v")}}}))
+	f.Add(appendBatch(nil, outBatch{Timestamp: 5, Records: []log.Record{{Value: "v"}}}))
 	f.Fuzz(func(t *testing.T, b []byte) { decodeBatches(b) })
 }
 
@@ -121,14 +125,14 @@ func FuzzDecodeBatches(f *testing.F) {
 // headers, null header values and timestamp deltas included, and the
 // round trip through the core's records keeps every field.
 func TestStoredBatchSize(t *testing.T) {
-	wb := wireBatch{Timestamp: 1_700_000_000_000, Records: []wireRecord{
-		{Key: []byte("k"), Value: []byte("v"), Timestamp: 1_700_000_000_000},
-		{Value: bytes.Repeat([]byte("x"), 300), Timestamp: 1_700_000_090_000, Headers: []kmsg.Header{{Key: "a", Value: []byte("1")}, {Key: "n"}}},
-		{Key: []byte{}, Value: []byte{}, Timestamp: 1_699_999_999_000, Headers: []kmsg.Header{{Key: "long", Value: bytes.Repeat([]byte("h"), 200)}}},
-	}}
+	recs := []log.Record{
+		{Key: "k", HasKey: true, Value: "v"},
+		{Value: strings.Repeat("x", 300), TimestampDelta: 90_000, Headers: []log.Header{{Key: "a", Value: "1"}, {Key: "n", Null: true}}},
+		{HasKey: true, TimestampDelta: -1000, Headers: []log.Header{{Key: "long", Value: strings.Repeat("h", 200)}}},
+	}
 	var k brokerClock
 	k.offset.Store(1_699_000_000_000)
-	bt := &log.Batch{BaseOffset: 5, Timestamp: k.toCore(wb.Timestamp), Records: coreRecords(wb)}
+	bt := &log.Batch{BaseOffset: 5, Timestamp: k.toCore(1_700_000_000_000), Records: recs}
 	fb := core.FetchedBatch{BaseOffset: 5, Timestamp: bt.Timestamp, MaxTimestamp: bt.MaxTimestamp(), Records: bt.Records}
 	enc := appendBatch(nil, fetchedBatch(&k, fb))
 	if bt.Size() != len(enc) {
@@ -141,16 +145,125 @@ func TestStoredBatchSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, r := range got[0].Records {
-		w := wb.Records[i]
-		if string(r.Key) != string(w.Key) || (r.Key == nil) != (w.Key == nil) || string(r.Value) != string(w.Value) || r.Timestamp != w.Timestamp || len(r.Headers) != len(w.Headers) {
-			t.Errorf("record %d: %+v, want %+v", i, r, w)
-			continue
+	if got[0].Timestamp != 1_700_000_000_000 || !reflect.DeepEqual(got[0].Records, recs) {
+		t.Errorf("round trip: %d %+v, want %+v", got[0].Timestamp, got[0].Records, recs)
+	}
+}
+
+// kmsgBatch encodes recs with kmsg's encoders, record by record, as the
+// protocol layer once did: the reference appendBatch must match byte for
+// byte.
+func kmsgBatch(ob outBatch) []byte {
+	var recs []byte
+	for i, r := range ob.Records {
+		kr := kmsg.Record{TimestampDelta64: r.TimestampDelta, OffsetDelta: int32(i), Value: []byte(r.Value)}
+		if r.HasKey {
+			kr.Key = []byte(r.Key)
 		}
-		for j, h := range r.Headers {
-			if h.Key != w.Headers[j].Key || string(h.Value) != string(w.Headers[j].Value) || (h.Value == nil) != (w.Headers[j].Value == nil) {
-				t.Errorf("record %d header %d: %+v, want %+v", i, j, h, w.Headers[j])
+		for _, h := range r.Headers {
+			kh := kmsg.Header{Key: h.Key}
+			if !h.Null {
+				kh.Value = []byte(h.Value)
 			}
+			kr.Headers = append(kr.Headers, kh)
+		}
+		body := kr.AppendTo(nil)
+		_, w := binary.Varint(body) // AppendTo wrote Length 0
+		recs = binary.AppendVarint(recs, int64(len(body)-w))
+		recs = append(recs, body[w:]...)
+	}
+	rb := kmsg.RecordBatch{FirstOffset: ob.BaseOffset, PartitionLeaderEpoch: ob.LeaderEpoch, Magic: 2,
+		LastOffsetDelta: int32(len(ob.Records) - 1), FirstTimestamp: ob.Timestamp, MaxTimestamp: ob.MaxTimestamp,
+		ProducerID: ob.ProducerID, ProducerEpoch: ob.ProducerEpoch, FirstSequence: ob.BaseSequence,
+		NumRecords: int32(len(ob.Records)), Records: recs, Length: int32(batchHeaderBytes + len(recs))}
+	if ob.LogAppendTime {
+		rb.Attributes |= attrLogAppendTime
+	}
+	out := rb.AppendTo(nil)
+	binary.BigEndian.PutUint32(out[17:], crc32.Checksum(out[21:], crc32c))
+	return out
+}
+
+// TestBatchCodecMatchesKmsg: the hand-written encoder writes exactly the
+// bytes kmsg's does, and the decoder reads kmsg's bytes back to the same
+// records, for records of every shape (null and empty keys, long values
+// whose lengths take several varint bytes, negative and large timestamp
+// deltas, null header values).
+func TestBatchCodecMatchesKmsg(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	str := func(n int) string { return strings.Repeat(string(rune('a'+rng.IntN(26))), n) }
+	for trial := 0; trial < 200; trial++ {
+		ob := outBatch{BaseOffset: rng.Int64N(1 << 40), LeaderEpoch: rng.Int32N(100), ProducerID: rng.Int64N(1000) - 1,
+			ProducerEpoch: int16(rng.IntN(5)), BaseSequence: rng.Int32N(1 << 30), Timestamp: 1_700_000_000_000 + rng.Int64N(1<<30),
+			LogAppendTime: trial%7 == 0}
+		ob.MaxTimestamp = ob.Timestamp + rng.Int64N(1000)
+		for i := 0; i < 1+rng.IntN(40); i++ {
+			r := log.Record{Value: str(rng.IntN(300)), TimestampDelta: rng.Int64N(1<<40) - 1<<39}
+			if rng.IntN(3) > 0 {
+				r.Key, r.HasKey = str(rng.IntN(20)), true
+			}
+			for j := 0; j < rng.IntN(3); j++ {
+				h := log.Header{Key: str(1 + rng.IntN(10))}
+				if rng.IntN(4) == 0 {
+					h.Null = true
+				} else {
+					h.Value = str(rng.IntN(200))
+				}
+				r.Headers = append(r.Headers, h)
+			}
+			ob.Records = append(ob.Records, r)
+		}
+		want := kmsgBatch(ob)
+		got := appendBatch([]byte("prefix"), ob)
+		if !bytes.Equal(got[6:], want) {
+			t.Fatalf("trial %d: appendBatch differs from kmsg's encoding", trial)
+		}
+		dec, err := decodeBatches(want)
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		if len(dec) != 1 || !reflect.DeepEqual(dec[0].Records, ob.Records) || dec[0].ProducerID != ob.ProducerID ||
+			dec[0].ProducerEpoch != ob.ProducerEpoch || dec[0].BaseSequence != ob.BaseSequence || dec[0].Timestamp != ob.Timestamp {
+			t.Fatalf("trial %d: decoded %+v, want %+v", trial, dec, ob)
+		}
+	}
+}
+
+// TestDecodeRecordRejects: what DefaultRecord.readFrom refuses is
+// CORRUPT_MESSAGE here too: a record whose fields do not fill its length
+// exactly, a null header key, a count of records the bytes cannot hold.
+func TestDecodeRecordRejects(t *testing.T) {
+	base := outBatch{Timestamp: 5, ProducerID: -1, BaseSequence: -1, Records: []log.Record{{Value: "v"}}}
+	rewrite := func(recs []byte, n int32) []byte {
+		b := appendBatch(nil, base)
+		b = append(b[:61], recs...)
+		binary.BigEndian.PutUint32(b[8:], uint32(len(b)-12))
+		binary.BigEndian.PutUint32(b[57:], uint32(n))
+		binary.BigEndian.PutUint32(b[17:], crc32.Checksum(b[21:], crc32c))
+		return b
+	}
+	good := appendBatch(nil, base)[61:]
+	if _, err := decodeBatches(rewrite(good, 1)); err != nil {
+		t.Fatalf("the unchanged record: %v", err)
+	}
+	long := append([]byte{}, good...)
+	long[0] += 2 // the length claims one byte more than the fields use
+	long = append(long, 0)
+	var body []byte
+	for _, v := range []int64{0, 0, -1, 0, 1, -1, 0} { // ts delta, offset delta, null key, empty value, 1 header: null key, empty value
+		body = binary.AppendVarint(body, v)
+	}
+	body = append([]byte{0}, body...) // attributes
+	nullKey := append(binary.AppendVarint(nil, int64(len(body))), body...)
+	cases := map[string][]byte{
+		"record longer than its fields": rewrite(long, 1),
+		"null header key":               rewrite(nullKey, 1),
+		"more records than bytes":       rewrite(good, 1000),
+		"negative record count":         rewrite(good, -1),
+	}
+	for name, b := range cases {
+		if _, err := decodeBatches(b); !errors.Is(err, errCorrupt) {
+			t.Errorf("%s: %v, want a corrupt batch", name, err)
 		}
 	}
 }
