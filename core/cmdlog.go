@@ -32,7 +32,19 @@ func (c *Cluster) CommandLog() []Logged { return slices.Clone(c.cmdlog) }
 // because it reached MaxCommandLog.
 func (c *Cluster) CommandLogTruncated() bool { return c.cmdlogFull }
 
+// StopCommandLog forgets the command log and logs no more: for a driver
+// that never replays this cluster (a served room keeps a history of its
+// own), so that what real clients produce is held only as long as
+// retention keeps it, not by the log of the requests that carried it.
+// CommandLogTruncated reports true from then on, and Replay of what
+// CommandLog returns can no longer rebuild the cluster. The run itself is
+// unchanged.
+func (c *Cluster) StopCommandLog() { c.cmdlog, c.cmdlogFull = nil, true }
+
 func (c *Cluster) logCommand(cmd Command) {
+	if c.cmdlogFull {
+		return
+	}
 	if len(c.cmdlog) >= MaxCommandLog {
 		c.cmdlogFull = true
 		return

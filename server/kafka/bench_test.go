@@ -8,10 +8,13 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/server/room"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -25,10 +28,42 @@ func benchRecords() int {
 	return 200_000
 }
 
+// benchScript is the served cluster: what `kafkasim serve` runs for a
+// scenario with these lines. The topic's logs are bounded by retention
+// (10 MB a partition, in 1 MB segments), checked every second instead of
+// Kafka's 5 minutes so that a run of a few seconds shows the bound.
+const benchScript = `cluster brokers=3 seed=1 version=3.9 metadata=kraft
+set log.retention.check.interval.ms=1000
+topic create b partitions=6 rf=3 retention.bytes=10000000 segment.bytes=1000000
+`
+
+// phases is one pipeline run: the wall time until every record was
+// acknowledged (produce) and until the consumer had read up to the end
+// of every partition (total), the process's CPU time (client and server)
+// over the run, and how many records the consumer never saw because
+// retention deleted them first (0 unless the consumer fell a whole
+// retention.bytes behind).
+type phases struct {
+	produce, total time.Duration
+	cpu            time.Duration
+	unread         int
+}
+
+// cpuTime is the process's user+system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // pipeline produces n records with acks=all (idempotent, franz-go's
-// defaults) to topic "b" and consumes them all, returning the wall time.
-func pipeline(b *testing.B, seeds []string, n int) time.Duration {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+// defaults otherwise) to topic "b" while a consumer reads the topic from
+// the start, and ends when the consumer has read up to the last
+// acknowledged offset of every partition.
+func pipeline(b *testing.B, seeds []string, n int) phases {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	prod, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.DefaultProduceTopic("b"), kgo.RequiredAcks(kgo.AllISRAcks()))
 	if err != nil {
@@ -41,42 +76,115 @@ func pipeline(b *testing.B, seeds []string, n int) time.Duration {
 	}
 	defer cons.Close()
 	val := bytes.Repeat([]byte("x"), 100)
-	start := time.Now()
-	errs := make(chan error, 1)
-	for i := 0; i < n; i++ {
-		prod.Produce(ctx, &kgo.Record{Key: []byte(strconv.Itoa(i)), Value: val}, func(_ *kgo.Record, err error) {
-			if err != nil {
-				select {
-				case errs <- err:
-				default:
+	var ph phases
+	start, cpu0 := time.Now(), cpuTime()
+
+	var mu sync.Mutex
+	last := map[int32]int64{} // partition -> highest offset acknowledged
+	var perr error
+	produced := make(chan struct{})
+	go func() {
+		defer close(produced)
+		for i := 0; i < n; i++ {
+			prod.Produce(ctx, &kgo.Record{Key: []byte(strconv.Itoa(i)), Value: val}, func(r *kgo.Record, err error) {
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					perr = err
+				} else if o, ok := last[r.Partition]; !ok || r.Offset > o {
+					last[r.Partition] = r.Offset
+				}
+			})
+		}
+		if err := prod.Flush(ctx); err != nil {
+			mu.Lock()
+			perr = err
+			mu.Unlock()
+		}
+		ph.produce = time.Since(start)
+	}()
+
+	seen := map[int32]int64{} // partition -> highest offset read
+	got := 0
+	done := func() bool {
+		select {
+		case <-produced:
+		default:
+			return false
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for p, off := range last {
+			if o, ok := seen[p]; !ok || o < off {
+				return false
+			}
+		}
+		return true
+	}
+	for !done() && ctx.Err() == nil {
+		pctx, pcancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		fs := cons.PollFetches(pctx)
+		pcancel()
+		fs.EachRecord(func(r *kgo.Record) {
+			got++
+			seen[r.Partition] = max(seen[r.Partition], r.Offset)
+		})
+	}
+	<-produced
+	if perr != nil {
+		b.Fatalf("produce: %v", perr)
+	}
+	if ctx.Err() != nil {
+		b.Fatalf("consumed %d of %d records in 10 minutes", got, n)
+	}
+	ph.total, ph.cpu, ph.unread = time.Since(start), cpuTime()-cpu0, n-got
+	return ph
+}
+
+// benchRoom starts a room as `kafkasim serve` does (its default clock
+// tick, speed 1: simulated time follows the wall clock) and waits until
+// every partition of the topic has a leader and a full ISR.
+func benchRoom(b *testing.B) *room.Room {
+	r, err := room.New(room.Config{Name: "bench", Script: benchScript})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(r.Close)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ready := false
+		_ = r.Do(context.Background(), func(c *core.Cluster) {
+			if t := c.Topic("b"); t != nil {
+				ready = true
+				for _, p := range c.Snapshot().Topics {
+					for _, pt := range p.Partitions {
+						if p.Name == "b" && (pt.Leader <= 0 || len(pt.ISR) != 3) {
+							ready = false
+						}
+					}
 				}
 			}
 		})
+		if ready {
+			return r
+		}
+		if time.Now().After(deadline) {
+			b.Fatal("the topic's partitions have no leaders after a minute")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	if err := prod.Flush(ctx); err != nil {
-		b.Fatal(err)
-	}
-	select {
-	case err := <-errs:
-		b.Fatalf("produce: %v", err)
-	default:
-	}
-	got := 0
-	for got < n && ctx.Err() == nil {
-		got += cons.PollFetches(ctx).NumRecords()
-	}
-	if got < n {
-		b.Fatalf("consumed %d of %d", got, n)
-	}
-	return time.Since(start)
 }
 
 // BenchmarkFranzGoVsKfake: franz-go's producer and consumer (100-byte
-// records, 6 partitions, RF 3, acks=all) against kafkasim, which really
-// replicates in simulated time, and against franz-go's kfake, whose
-// writes are immediate, in the same run. It reports both rates, their
-// ratio, and kafkasim's heap after the run (bounded by retention, not by
-// records ever written).
+// records, 6 partitions, RF 3, acks=all) against kafkasim served from a
+// room as `kafkasim serve` does (it really replicates, in simulated time
+// following the wall clock, with the default 2 ms network hops), and
+// against franz-go's kfake (writes are immediate), in the same run with
+// the same client settings. It reports both rates, their ratio, each
+// phase's rate, the process CPU time per record of each run (client and
+// server together: the load-independent figure), and kafkasim's heap and
+// the process's RSS after the run (bounded by retention, not by records
+// ever written).
 func BenchmarkFranzGoVsKfake(b *testing.B) {
 	n := benchRecords()
 	for i := 0; i < b.N; i++ {
@@ -84,28 +192,35 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		tf := pipeline(b, fake.ListenAddrs(), n)
+		pf := pipeline(b, fake.ListenAddrs(), n)
 		fake.Close()
 
-		be := newWallBackend(b, core.Options{Brokers: 3, Seed: 1, Version: "3.9", Metadata: "kraft"},
-			core.CreateTopic{Topic: "b", Partitions: 6, RF: 3, Configs: map[string]string{"retention.bytes": "10000000", "segment.bytes": "1000000"}})
-		srv, addr := startServer(b, be, 3)
-		ts := pipeline(b, addrs(addr, 3), n)
+		r := benchRoom(b)
+		srv, addr := startServer(b, FromRoom(r), 3)
+		ps := pipeline(b, addrs(addr, 3), n)
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		srv.Close()
+		r.Close()
 
-		sim, fk := float64(n)/ts.Seconds(), float64(n)/tf.Seconds()
+		rate := func(d time.Duration) float64 { return float64(n) / d.Seconds() }
+		perRec := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(n) }
+		sim, fk := rate(ps.total), rate(pf.total)
 		b.ReportMetric(sim, "kafkasim-rec/s")
 		b.ReportMetric(fk, "kfake-rec/s")
 		b.ReportMetric(sim/fk, "ratio")
+		b.ReportMetric(rate(ps.produce), "kafkasim-produce-rec/s")
+		b.ReportMetric(rate(pf.produce), "kfake-produce-rec/s")
+		b.ReportMetric(perRec(ps.cpu), "kafkasim-cpu-ns/rec")
+		b.ReportMetric(perRec(pf.cpu), "kfake-cpu-ns/rec")
+		b.ReportMetric(float64(ps.unread), "unread")
 		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
 		rss, peak := procMemMiB("VmRSS:"), procMemMiB("VmHWM:")
 		b.ReportMetric(rss, "rss-MiB")
 		b.ReportMetric(peak, "peak-rss-MiB")
-		fmt.Fprintf(os.Stderr, "kafka bench: %d records: kafkasim %.0f rec/s, kfake %.0f rec/s, ratio %.2f, heap %.1f MiB, RSS %.0f MiB (peak %.0f, the whole test process: kfake's run included)\n",
-			n, sim, fk, sim/fk, float64(ms.HeapInuse)/(1<<20), rss, peak)
+		fmt.Fprintf(os.Stderr, "kafka bench: %d records: kafkasim %.0f rec/s (acked %.0f rec/s; %.0f ns CPU/rec; %d deleted by retention unread), kfake %.0f rec/s (acked %.0f rec/s; %.0f ns CPU/rec), ratio %.2f, heap %.1f MiB, RSS %.0f MiB (peak %.0f, the whole test process: kfake's run included)\n",
+			n, sim, rate(ps.produce), perRec(ps.cpu), ps.unread, fk, rate(pf.produce), perRec(pf.cpu), sim/fk, float64(ms.HeapInuse)/(1<<20), rss, peak)
 	}
 }
 

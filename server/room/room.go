@@ -191,12 +191,27 @@ func (r *Room) loop() {
 		defer t.Stop()
 		ticks = t.C
 	}
+	// wake fires when the cluster has work before the next tick (wake.go).
+	wake := time.NewTimer(time.Hour)
+	defer wake.Stop()
 	for {
+		if r.follows() {
+			d, ok := r.st.wakeIn()
+			if !ok || d >= r.cfg.Tick {
+				d = time.Hour // the ticker comes first
+			}
+			wake.Reset(d)
+		}
 		select {
 		case fn := <-r.ops:
+			if r.follows() {
+				r.guard("tick", r.st.catchUp)
+			}
 			r.guard("op", fn)
 			r.guard("flush", r.st.flush)
 		case now := <-ticks:
+			r.guard("tick", func() { r.st.tick(now) })
+		case now := <-wake.C:
 			r.guard("tick", func() { r.st.tick(now) })
 		case <-r.quit:
 			r.st.closeAll()
@@ -268,7 +283,7 @@ func (r *Room) Do(ctx context.Context, fn func(c *core.Cluster)) error {
 // command's error (from the core) is returned as is.
 func (r *Room) Apply(ctx context.Context, cmd core.Command) error {
 	var err error
-	if rerr := r.run(ctx, func() { err = r.st.applyCmd(cmd) }); rerr != nil {
+	if rerr := r.run(ctx, func() { err = r.st.applyCmd(cmd); r.st.coalesce = isOutside(cmd) }); rerr != nil {
 		return rerr
 	}
 	return err

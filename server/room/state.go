@@ -37,6 +37,11 @@ type loopState struct {
 	hooks   map[int]Hook
 	hookID  int
 	reset   bool // the next flush tells hooks the cluster was replaced
+	// coalesce: the op just run was a real client's (Apply of an outside
+	// command): its events go to the hooks at once (a listener routes its
+	// replies) and to subscribers with the next coalesced batch, not in a
+	// frame per request.
+	coalesce bool
 }
 
 func (s *loopState) init(r *Room, speed float64) {
@@ -104,6 +109,7 @@ func (s *loopState) load(name, script string) error {
 	}
 	s.name, s.script = name, script
 	s.c, s.runner = runner.Cluster(), runner
+	s.c.StopCommandLog() // the room's history is its own (history.go); real clients' records must not pile up in the core's
 	s.gen++
 	s.reset = true
 	s.pending = evs
@@ -206,7 +212,14 @@ func (s *loopState) fault(err error) {
 
 // flush drains the cluster's events, tells the hooks, and sends them to
 // subscribers now (after a command, so its reply follows its events).
-func (s *loopState) flush() { s.drain(); s.sendUnsent() }
+func (s *loopState) flush() {
+	s.drain()
+	if s.coalesce {
+		s.coalesce = false
+		return
+	}
+	s.sendUnsent()
+}
 
 // drain takes the cluster's new events and hands them to the hooks; they
 // wait in unsent for the next send.
@@ -255,6 +268,9 @@ func (s *loopState) sendEvents(evs []core.Event, applied []protocol.Applied) {
 	}
 	now := s.r.cfg.Now()
 	s.lastSend = now
+	if len(s.subs) == 0 {
+		return // nobody to encode it for
+	}
 	s.broadcast(encode(protocol.TEvents, protocol.Events{
 		Type: protocol.TEvents, Gen: s.gen, Now: s.c.Now(), T: now.UnixMilli(), Events: evs, Applied: applied}))
 }
