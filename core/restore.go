@@ -213,3 +213,8 @@ func (c *Cluster) ClusterID() string { return c.clusterID() }
 // Overrides returns a copy of the topic's config overrides (what
 // CreateTopic.Configs and later alterations set).
 func (t *Topic) Overrides() map[string]string { return maps.Clone(t.overrides) }
+
+// Settings returns a copy of what `set` gave the cluster (its brokers'
+// server.properties and the simulated OS's knobs): a restart applies
+// them again before the topics come back.
+func (c *Cluster) Settings() map[string]string { return maps.Clone(c.userSet) }

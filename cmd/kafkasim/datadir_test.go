@@ -215,3 +215,31 @@ func TestServeDataDir(t *testing.T) {
 		t.Fatalf("--scenario on a used --data-dir: exit %d, %s", code, eb.String())
 	}
 }
+
+// TestServeNoDataDirNoFiles: without --data-dir the logs stay in memory:
+// a produce through serve writes no file where it runs.
+func TestServeNoDataDirNoFiles(t *testing.T) {
+	work := t.TempDir()
+	t.Chdir(work)
+	base := freeBase(t, 3)
+	b := fmt.Sprintf("127.0.0.1:%d", base)
+	scen := filepath.Join(t.TempDir(), "d.ksim")
+	os.WriteFile(scen, []byte("cluster brokers=3 seed=3 version=3.9 metadata=kraft\ntopic create orders partitions=1 rf=3\n"), 0o644)
+	stop := serveFor(t, "--scenario", scen, "--kafka-listen", b)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for i := 0; i < 5; i++ {
+		if err := cl.ProduceSync(ctx, &kgo.Record{Topic: "orders", Value: []byte("x")}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cl.Close()
+	stop()
+	if ents, _ := os.ReadDir(work); len(ents) != 0 {
+		t.Fatalf("serve without --data-dir wrote %s", ents[0].Name())
+	}
+}

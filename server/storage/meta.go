@@ -21,10 +21,13 @@ const metaVersion = 1
 // clusterMeta is cluster-metadata.json: what ZooKeeper or the KRaft
 // metadata log would hold for a restart, kept as plain JSON.
 type clusterMeta struct {
-	Version int         `json:"version"`
-	Note    string      `json:"note"`
-	Cluster string      `json:"cluster"` // the scenario's cluster line
-	Topics  []topicMeta `json:"topics"`
+	Version int    `json:"version"`
+	Note    string `json:"note"`
+	Cluster string `json:"cluster"` // the scenario's cluster line
+	// Settings are what `set` gave the cluster: the brokers'
+	// server.properties (and the simulated OS's knobs).
+	Settings map[string]string `json:"settings,omitempty"`
+	Topics   []topicMeta       `json:"topics"`
 }
 
 type topicMeta struct {
@@ -44,7 +47,7 @@ func (s *Store) metadata(c *core.Cluster) string {
 	if err != nil {
 		line = ""
 	}
-	m := clusterMeta{Version: metaVersion, Cluster: line, Topics: []topicMeta{},
+	m := clusterMeta{Version: metaVersion, Cluster: line, Topics: []topicMeta{}, Settings: c.Settings(),
 		Note: "kafkasim's stand-in for the metadata store (ZooKeeper or the KRaft quorum): topics, assignments, leaders, ISRs. broker-N/ are the brokers' log.dirs."}
 	for _, t := range c.Topics() {
 		tid, _ := c.TopicID(t.Name)

@@ -25,6 +25,7 @@ type segState struct {
 
 // repState is what the writer was told about one replica's directory.
 type repState struct {
+	dir      string // dirOf(key), kept: observe runs every step
 	view     log.View
 	rewrites uint64
 	segs     []segState
@@ -62,7 +63,7 @@ func (s *Store) observe(c *core.Cluster, evs []core.Event) {
 				k := repKey{id, p.Name}
 				st := s.reps[k]
 				if st == nil {
-					st = &repState{hw: -1}
+					st = &repState{hw: -1, dir: dirOf(k)}
 					s.reps[k] = st
 					tid, _ := c.TopicID(t.Name)
 					ops = append(ops, op{kind: opMkdir, dir: dirOf(k), data: partitionMetadata(tid)})
@@ -153,7 +154,7 @@ func (s *Store) newCluster(c *core.Cluster, replaced bool) {
 // syncReplica queues the writes that make k's files match r's log.
 func (s *Store) syncReplica(ops []op, k repKey, st *repState, r *core.Replica) []op {
 	v := r.Log()
-	dir := dirOf(k)
+	dir := st.dir
 	rewriteIdx := false
 	switch {
 	case !v.Same(st.view):
@@ -271,7 +272,7 @@ func (s *Store) flushOps(ops []op, k repKey, st *repState, v log.View) []op {
 				end = st.segs[i+1].base
 			}
 			if end > st.rp && ss.base < rp {
-				ops = append(ops, op{kind: opSync, dir: dirOf(k), base: ss.base})
+				ops = append(ops, op{kind: opSync, dir: st.dir, base: ss.base})
 			}
 		}
 	}

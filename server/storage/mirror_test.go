@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -102,4 +103,24 @@ produce p1 t value=again count=3
 wait 2s
 `)
 	m.checkFiles()
+}
+
+// TestResetReplacesFiles: when the room's cluster is replaced (a reset,
+// a new scenario), the old cluster's files go and the new one's come.
+func TestResetReplacesFiles(t *testing.T) {
+	m := newSim(t, "cluster brokers=3 seed=1 version=3.9 metadata=kraft\ntopic create old partitions=1 rf=3\nproducer p acks=all\nproduce p old value=x count=3\nwait 1s\n")
+	m.checkFiles()
+	m2 := newSimAt(t, t.TempDir(), "cluster brokers=2 seed=2 version=2.8 metadata=zk", nil)
+	m.c = m2.c // the hook sees another cluster
+	m.script("topic create fresh partitions=1 rf=2\nwait 1s\n")
+	m.checkFiles()
+	if _, err := os.Stat(filepath.Join(m.dir, "broker-1", "old-0")); err == nil {
+		t.Fatal("the old cluster's replica directory survived the reset")
+	}
+	if _, err := os.Stat(filepath.Join(m.dir, "broker-3")); err == nil {
+		t.Fatal("broker 3 is gone from the new cluster but its directory stayed")
+	}
+	if b, _ := os.ReadFile(filepath.Join(m.dir, "broker-1", "meta.properties")); !strings.Contains(string(b), "broker.id=1") || !strings.Contains(string(b), "version=0") {
+		t.Fatalf("meta.properties of the ZooKeeper-mode cluster: %q", b)
+	}
 }

@@ -85,6 +85,11 @@ func (s *Store) Restore(ctx context.Context, b Backend) error {
 
 func (s *Store) restore(c *core.Cluster) error {
 	m := s.meta
+	if len(m.Settings) > 0 {
+		if err := c.Apply(core.Set{Configs: m.Settings}); err != nil {
+			return fmt.Errorf("data dir %s: %s: settings: %w", s.dir, metadataFile, err)
+		}
+	}
 	shift := s.ClockOffset(c)
 	ld := loader{root: s.dir, shift: shift, logf: s.logf}
 	brokers := map[int]*brokerFiles{}
@@ -155,7 +160,7 @@ func (s *Store) adopt(c *core.Cluster, loaded []repKey) {
 			continue
 		}
 		v := r.Log()
-		st := &repState{view: v, rewrites: v.Rewrites(), hw: -1}
+		st := &repState{view: v, rewrites: v.Rewrites(), hw: -1, dir: dirOf(k)}
 		for i := 0; i < v.NumSegments(); i++ {
 			ref := v.SegmentRef(i)
 			st.segs = append(st.segs, segState{base: ref.Base, batches: ref.Batches, size: ref.Size})

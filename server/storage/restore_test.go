@@ -73,6 +73,9 @@ func TestRestartRecoversLogs(t *testing.T) {
 	if len(logs) == 0 || !strings.Contains(logs[len(logs)-1], "recovered 1 topic(s), 6 replica log(s)") || !strings.Contains(logs[len(logs)-1], "clean shutdown") {
 		t.Fatalf("no recovery summary: %q", logs)
 	}
+	if got := m2.c.Settings()["log.segment.bytes"]; got != "400" {
+		t.Fatalf("the cluster's settings after the restart: log.segment.bytes=%q, want 400", got)
+	}
 	m2.script("wait 2s\n")
 	m2.checkFiles()
 	p := m2.c.Topics()[0].Partitions()[1]
@@ -96,17 +99,37 @@ func TestTornTail(t *testing.T) {
 	m := newSim(t, restoreScript)
 	want := logValues(m.c)
 	m.s.Close()
+	// Garbage after the leader's last batch (nothing lost), a follower's
+	// last batch cut short (it fetches it back), another follower's
+	// first segment corrupt (cut there, later segments deleted).
+	tp := m.c.Topics()[0].Partitions()[1]
+	gB := tp.Leader()
+	var fs []int
+	for _, id := range tp.Replicas() {
+		if id != gB {
+			fs = append(fs, id)
+		}
+	}
+	cB, fB := fs[0], fs[1]
 	last := func(id int) string {
 		fs, _ := filepath.Glob(filepath.Join(m.dir, fmt.Sprintf("broker-%d", id), "t-1", "*.log"))
 		return fs[len(fs)-1]
 	}
-	f2, f3 := last(2), last(3)
+	f2, f3 := last(gB), last(cB)
 	fh, _ := os.OpenFile(f2, os.O_APPEND|os.O_WRONLY, 0)
 	fh.Write([]byte("\x00\x00\x00\x00\x00\x00\x00\x63\x00\x00\x01\x00garbage that is no batch"))
 	fh.Close()
+	// Broker 1: a flipped byte inside its first segment's second batch:
+	// the CRC catches it, the segment is cut there and the later ones go.
+	first1 := filepath.Join(m.dir, brokerDir(fB), "t-1", "00000000000000000000.log")
+	data, _ := os.ReadFile(first1)
+	second := readLog(t, first1)[1].pos
+	data[second+70] ^= 0x55
+	os.WriteFile(first1, data, 0o644)
+	later1, _ := filepath.Glob(filepath.Join(m.dir, brokerDir(fB), "t-1", "*.log"))
 	st, _ := os.Stat(f3)
 	os.Truncate(f3, st.Size()-10)
-	os.Remove(filepath.Join(m.dir, "broker-3", cleanShutdownFile))
+	os.Remove(filepath.Join(m.dir, brokerDir(cB), cleanShutdownFile))
 	var logs []string
 	m2 := restartSim(t, m.dir, &logs)
 	all := strings.Join(logs, "\n")
@@ -118,20 +141,29 @@ func TestTornTail(t *testing.T) {
 	if !strings.Contains(all, rel3+": torn tail: cut at byte ") || !strings.Contains(all, "a write cut short") || !strings.Contains(all, "the log now ends at offset") {
 		t.Fatalf("no message for the cut batch in %s:\n%s", rel3, all)
 	}
+	if !strings.Contains(all, filepath.Join(brokerDir(fB), "t-1", "00000000000000000000.log")+fmt.Sprintf(": torn tail: cut at byte %d of %d", second, len(data))) ||
+		!strings.Contains(all, "record is corrupt (stored crc = ") || !strings.Contains(all, "later segments deleted: "+filepath.Base(later1[1])) {
+		t.Fatalf("no message for the corrupt batch in the first segment:\n%s", all)
+	}
+	if left, _ := filepath.Glob(filepath.Join(m.dir, brokerDir(fB), "t-1", "*.log")); len(left) != 1 {
+		t.Fatalf("the corrupt follower keeps %d segments, want the cut first one only", len(left))
+	}
 	if !strings.Contains(all, "2 of 3 brokers shut down cleanly") {
 		t.Fatalf("no shutdown note:\n%s", all)
 	}
 	got := logValues(m2.c)
-	if got["t-1@2"] != want["t-1@2"] {
-		t.Fatalf("garbage cut, the records stay: got %s want %s", got["t-1@2"], want["t-1@2"])
+	if k := fmt.Sprintf("t-1@%d", gB); got[k] != want[k] {
+		t.Fatalf("garbage cut, the records stay: got %s want %s", got[k], want[k])
 	}
-	if len(got["t-1@3"]) >= len(want["t-1@3"]) || !strings.HasPrefix(want["t-1@3"], got["t-1@3"]) {
-		t.Fatalf("broker 3 should have lost its last batch: got %s want a prefix of %s", got["t-1@3"], want["t-1@3"])
+	if k := fmt.Sprintf("t-1@%d", cB); len(got[k]) >= len(want[k]) || !strings.HasPrefix(want[k], got[k]) {
+		t.Fatalf("%s should have lost its last batch: got %s want a prefix of %s", k, got[k], want[k])
 	}
 	m2.checkFiles()
 	m2.script("wait 5s\n")
 	m2.checkFiles()
-	if got := logValues(m2.c); got["t-1@3"] != want["t-1@3"] {
-		t.Fatalf("broker 3 did not catch up from the leader: %s, want %s", got["t-1@3"], want["t-1@3"])
+	for _, k := range []string{fmt.Sprintf("t-1@%d", cB), fmt.Sprintf("t-1@%d", fB)} {
+		if got := logValues(m2.c); got[k] != want[k] {
+			t.Fatalf("%s did not catch up from the leader: %s, want %s", k, got[k], want[k])
+		}
 	}
 }

@@ -132,10 +132,12 @@ func (w *writer) apply(o *op, offset int64) error {
 		}
 	case opSync:
 		for _, rel := range segFiles(o.dir, o.base) {
-			if f := w.files[rel]; f != nil {
-				if err := f.Sync(); err != nil {
-					return err
-				}
+			f, err := w.file(rel)
+			if err != nil {
+				return err
+			}
+			if err := f.Sync(); err != nil {
+				return err
 			}
 		}
 	case opClear, opRemoveDir:
