@@ -102,8 +102,11 @@ func init() {
 // counts and broker ids). An empty list or object decodes as nil, like an
 // absent one. Escaped lone surrogates ("\ud800") become U+FFFD, as in
 // encoding/json.
-func DecodeCommand(data []byte) (Command, error) {
-	members, err := strictjson.Object(data, limits)
+func DecodeCommand(data []byte) (Command, error) { return decodeCommand(data, limits) }
+
+// decodeCommand is DecodeCommand within lim.
+func decodeCommand(data []byte, lim strictjson.Limits) (Command, error) {
+	members, err := strictjson.Object(data, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +114,7 @@ func DecodeCommand(data []byte) (Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.decode(members)
+	return s.decode(members, lim)
 }
 
 // commandSchema finds the command kind named by the "type" member.
@@ -134,7 +137,7 @@ func commandSchema(members []strictjson.Member) (*cmdSchema, error) {
 }
 
 // decode builds the command from its members ("type" already checked).
-func (s *cmdSchema) decode(members []strictjson.Member) (Command, error) {
+func (s *cmdSchema) decode(members []strictjson.Member, lim strictjson.Limits) (Command, error) {
 	v := reflect.New(s.typ).Elem()
 	for _, m := range members {
 		if m.Name == "type" {
@@ -144,7 +147,7 @@ func (s *cmdSchema) decode(members []strictjson.Member) (Command, error) {
 		if fd == nil {
 			return nil, fmt.Errorf("%s: unknown member %s (members are type, %s)", s.kind, strictjson.Quote(m.Name), strictjson.FieldNames(s.fields))
 		}
-		if err := strictjson.Decode(m.Value, fd.Name, v.Field(fd.Index), limits); err != nil {
+		if err := strictjson.Decode(m.Value, fd.Name, v.Field(fd.Index), lim); err != nil {
 			return nil, fmt.Errorf("%s: %v", s.kind, err)
 		}
 	}
@@ -160,12 +163,15 @@ func (s *cmdSchema) decode(members []strictjson.Member) (Command, error) {
 // lists or maps of more than MaxCommandItems, or output longer than
 // MaxCommandBytes. DecodeCommand(EncodeCommand(c)) equals c, except that
 // empty lists and maps come back nil.
-func EncodeCommand(cmd Command) ([]byte, error) {
+func EncodeCommand(cmd Command) ([]byte, error) { return encodeCommand(cmd, limits) }
+
+// encodeCommand is EncodeCommand within lim.
+func encodeCommand(cmd Command, lim strictjson.Limits) ([]byte, error) {
 	v, s, err := commandValue(cmd)
 	if err != nil {
 		return nil, err
 	}
-	if err := strictjson.Check(v, "", limits); err != nil {
+	if err := strictjson.Check(v, "", lim); err != nil {
 		return nil, fmt.Errorf("cannot encode %s: %v", s.kind, err)
 	}
 	body, err := strictjson.Marshal(v.Interface())
@@ -173,8 +179,8 @@ func EncodeCommand(cmd Command) ([]byte, error) {
 		return nil, fmt.Errorf("cannot encode %s: %v", s.kind, err)
 	}
 	out := withType(s.kind, body)
-	if len(out) > MaxCommandBytes {
-		return nil, fmt.Errorf("cannot encode %s: it is %d bytes as JSON, more than the limit of %d", s.kind, len(out), MaxCommandBytes)
+	if len(out) > lim.Bytes {
+		return nil, fmt.Errorf("cannot encode %s: it is %d bytes as JSON, more than the limit of %d", s.kind, len(out), lim.Bytes)
 	}
 	return out, nil
 }

@@ -21,11 +21,6 @@ import (
 // does the same thing; the replies go nowhere.
 const outsideVerb = "outside"
 
-// outsideKinds are the commands `outside` carries: those of clients the
-// core does not simulate (core/command_conn.go). Every other command has
-// a verb of its own.
-var outsideKinds = []string{core.OpenConn{}.Kind(), core.CloseConn{}.Kind(), core.BrokerRequest{}.Kind()}
-
 // isOutsideLine reports whether line (comment not yet cut) is an
 // `outside` line: its JSON is taken whole, so a '#' or a quote inside a
 // JSON string is not a comment's start.
@@ -34,39 +29,79 @@ func isOutsideLine(line string) bool {
 	return ok && (rest == "" || unicode.IsSpace(rune(rest[0])))
 }
 
-// parseOutside parses `outside {JSON}` into an OpenConn, CloseConn or
-// BrokerRequest. The JSON is strict (core.DecodeCommand's rules) and must
-// be the rest of the line: no comment follows it.
+// MaxOutsideLineBytes bounds an `outside` line: a real client's request
+// may be as large as Kafka lets it be (core.MaxOutsideCommandBytes), more
+// than the MaxLineBytes of every other line.
+const MaxOutsideLineBytes = core.MaxOutsideCommandBytes + 64
+
+// maxLine is the longest line may be.
+func maxLine(line string) int {
+	if len(line) > MaxLineBytes && isOutsideLine(line) {
+		return MaxOutsideLineBytes
+	}
+	return MaxLineBytes
+}
+
+// outsideBytes is the word after `outside` saying that every string of
+// the JSON stands for bytes, one character U+0000-U+00FF each (a real
+// client's key, value or header that is not UTF-8).
+const outsideBytes = "bytes"
+
+// parseOutside parses `outside [bytes] {JSON}` into an OpenConn,
+// CloseConn or BrokerRequest. The JSON is strict (core.DecodeCommand's
+// rules, within core.MaxOutsideCommandBytes) and must be the rest of the
+// line: no comment follows it.
 func parseOutside(p *lineParser, st *Step) error {
 	u := usage[outsideVerb]
-	start := strings.Index(p.line, outsideVerb) + len(outsideVerb)
+	start := p.words[0].end()
+	bytes := len(p.words) > 1 && p.words[1].s == outsideBytes
+	if bytes {
+		start = p.words[1].end()
+	}
 	raw := strings.TrimSpace(p.line[start:])
 	at := word{s: raw, off: start + strings.Index(p.line[start:], raw)}
 	if raw == "" {
 		return p.errAt(word{off: start}, "outside needs a command as JSON: %s", u)
 	}
-	cmd, err := core.DecodeCommand([]byte(raw))
+	cmd, err := core.DecodeOutsideCommand([]byte(raw), bytes)
 	if err != nil {
 		return p.errAt(at, "outside: %v", err)
-	}
-	switch cmd.(type) {
-	case core.OpenConn, core.CloseConn, core.BrokerRequest:
-	default:
-		return p.errAt(at, "outside carries an outside client's command (%s), not %s: write it with its own verb", strings.Join(outsideKinds, ", "), cmd.Kind())
 	}
 	st.Cmd = cmd
 	return nil
 }
 
-// formatOutside writes an outside client's command as an `outside` line.
+// formatOutside writes an outside client's command as an `outside` line
+// (`outside bytes` when a string of it is not UTF-8).
 func formatOutside(cmd core.Command) (string, error) {
-	b, err := core.EncodeCommand(cmd)
+	b, bytes, err := core.EncodeOutsideCommand(cmd)
 	if err != nil {
 		return "", fmt.Errorf("format: %v", err)
 	}
-	line := outsideVerb + " " + string(b)
-	if len(line) > MaxLineBytes {
-		return "", fmt.Errorf("format: %s is %d bytes as a line, more than %d", cmd.Kind(), len(line), MaxLineBytes)
+	verb := outsideVerb + " "
+	if bytes {
+		verb += outsideBytes + " "
+	}
+	line := verb + escapeControls(b)
+	if len(line) > MaxOutsideLineBytes {
+		return "", fmt.Errorf("format: %s is %d bytes as a line, more than %d", cmd.Kind(), len(line), MaxOutsideLineBytes)
 	}
 	return line, nil
+}
+
+// escapeControls writes the JSON's control characters the encoder left
+// as they are (DEL and U+0080-U+009F, which a scenario line may not hold)
+// as \u escapes. They can only be inside strings: JSON's structure is
+// ASCII.
+func escapeControls(b []byte) string {
+	var sb strings.Builder
+	sb.Grow(len(b))
+	for _, r := range string(b) {
+		if unicode.IsControl(r) && r != '\t' {
+			fmt.Fprintf(&sb, "\\u%04x", r)
+			continue
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
 }

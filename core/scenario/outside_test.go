@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,11 +24,19 @@ func TestOutsideRoundTrip(t *testing.T) {
 		core.BrokerRequest{Conn: "kafka-1", Correlation: 8, Fetch: &core.FetchRequest{MaxWaitMs: 500, MinBytes: 1, MaxBytes: 1 << 20,
 			Partitions: []core.FetchPartition{{Topic: "orders", FetchOffset: 3, CurrentLeaderEpoch: -1, PartitionMaxBytes: 1 << 20}}}},
 	} {
+		outsideTrip(t, cmd)
+	}
+}
+
+// outsideTrip formats cmd as a line and parses it back.
+func outsideTrip(t *testing.T, cmd core.Command) string {
+	t.Helper()
+	{
 		line, err := FormatCommand(cmd)
 		if err != nil {
 			t.Fatalf("%T: %v", cmd, err)
 		}
-		if !strings.HasPrefix(line, "outside {") {
+		if !strings.HasPrefix(line, "outside {") && !strings.HasPrefix(line, "outside bytes {") {
 			t.Fatalf("%T: %s", cmd, line)
 		}
 		st, err := ParseLine("  "+line+"  ", 3)
@@ -40,6 +49,40 @@ func TestOutsideRoundTrip(t *testing.T) {
 		if st.Text != line {
 			t.Fatalf("text %q, want %q", st.Text, line)
 		}
+		return line
+	}
+}
+
+// TestOutsideBytesAndSize: a request whose values are not UTF-8 (a
+// protobuf, say) writes as `outside bytes` and comes back byte for byte;
+// one larger than a scenario line (a 1 MB batch of kcat -P) fits an
+// outside line; past the outside limit formatting says so.
+func TestOutsideBytesAndSize(t *testing.T) {
+	bin := core.BrokerRequest{Conn: "k", Correlation: 1, Label: "Produce v9 kgo/1.0", Produce: &core.ProduceRequest{Acks: 1, Partitions: []core.ProducePartition{{Topic: "t中", ProducerID: -1,
+		Records: []log.Record{{Key: "\x00\xff\xfe", HasKey: true, Value: "\x08\x96\x01 protobuf \xc3"}, {Value: "ok ✓"}}}}}}
+	if line := outsideTrip(t, bin); !strings.HasPrefix(line, "outside bytes {") {
+		t.Fatalf("binary values: %.80s", line)
+	}
+	var recs []log.Record
+	for i := 0; i < 9000; i++ {
+		recs = append(recs, log.Record{Value: strings.Repeat("v", 60) + strconv.Itoa(i)})
+	}
+	big := core.BrokerRequest{Conn: "k", Correlation: 2, Produce: &core.ProduceRequest{Acks: -1, Partitions: []core.ProducePartition{{Topic: "t", ProducerID: -1, Records: recs}}}}
+	if line := outsideTrip(t, big); len(line) <= MaxLineBytes {
+		t.Fatalf("the big request is %d bytes: the test needs more", len(line))
+	}
+	for len(recs) < 30000 {
+		recs = append(recs, recs[:5000]...)
+	}
+	big.Produce.Partitions[0].Records = recs
+	if _, err := FormatCommand(big); err == nil || !strings.Contains(err.Error(), "limit") {
+		t.Fatalf("a request past the outside limit: %v", err)
+	}
+	if _, err := ParseLine(`outside bytes {"type":"conn_close","conn":"中"}`, 1); err == nil || !strings.Contains(err.Error(), "U+4E2D") {
+		t.Fatalf("a character past U+00FF in bytes: %v", err)
+	}
+	if _, err := ParseLine("produce p1 t value="+strings.Repeat("x", MaxLineBytes), 1); err == nil || !strings.Contains(err.Error(), "line too long") {
+		t.Fatalf("a long line of another verb: %v", err)
 	}
 }
 

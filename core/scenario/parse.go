@@ -46,9 +46,9 @@ func Parse(src string) (*Script, error) {
 // `contains "k":"#x"` keep their '#', and `wait 1s # why` drops "# why".
 func ParseLine(line string, lineNo int) (*Step, error) {
 	line = strings.TrimSuffix(line, "\r")
-	if len(line) > MaxLineBytes {
+	if max := maxLine(line); len(line) > max {
 		return nil, &Error{Line: lineNo, Col: 1, Msg: fmt.Sprintf(
-			"line too long: %d bytes (max %d)", len(line), MaxLineBytes)}
+			"line too long: %d bytes (max %d)", len(line), max)}
 	}
 	if err := checkChars(line, lineNo); err != nil {
 		return nil, err

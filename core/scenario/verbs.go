@@ -36,7 +36,7 @@ var usage = map[string]string{
 	"expect":       "expect KIND ... (KIND: leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed, znode, violations, error)",
 	"print":        "print [PARTITION|GROUP|BROKER|znodes]",
 	"zk":           "zk delete /controller [version=N] [session=0xID] [xid=N] [conn=ADDR]",
-	"outside":      `outside {"type":"conn_open"|"conn_close"|"request", ...} (one JSON object: an outside client's command)`,
+	"outside":      `outside [bytes] {"type":"conn_open"|"conn_close"|"request", ...} (one JSON object: an outside client's command)`,
 }
 
 // verbs maps each verb to its parser.

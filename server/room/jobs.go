@@ -244,13 +244,7 @@ func (s *loopState) applyCmd(cmd core.Command) error {
 }
 
 // isOutside reports whether cmd is an outside client's (core/command_conn.go).
-func isOutside(cmd core.Command) bool {
-	switch cmd.(type) {
-	case core.OpenConn, core.CloseConn, core.BrokerRequest:
-		return true
-	}
-	return false
-}
+func isOutside(cmd core.Command) bool { return core.IsOutsideCommand(cmd) }
 
 // ParseCommands parses scenario lines sent as one command message: any
 // lines but `cluster` (a new cluster is Load's). Errors are *scenario.Error.
