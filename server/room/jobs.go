@@ -230,6 +230,10 @@ func (s *loopState) applyCmd(cmd core.Command) error {
 	if err := s.c.Apply(cmd); err != nil {
 		return err
 	}
+	if err := s.hist.room(); err != nil {
+		s.record(at, "", err.Error()) // full: not worth writing out
+		return nil
+	}
 	line, err := scenario.FormatCommand(cmd)
 	why := ""
 	switch {
