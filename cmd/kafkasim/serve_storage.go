@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/kafkasim/kafkasim/server"
-	"github.com/kafkasim/kafkasim/server/kafka"
 	"github.com/kafkasim/kafkasim/server/storage"
 )
 
@@ -31,7 +30,7 @@ func openStorage(dir string, stderr io.Writer) (*storage.Store, string, error) {
 // there in Kafka's layout, one log.dirs per simulated broker
 // (DIR/broker-N).
 func followStorage(ctx context.Context, st *storage.Store, dir string, srv *server.Server, stdout io.Writer) error {
-	b := kafka.FromRoom(srv.DefaultRoom())
+	b := storage.FromRoom(srv.DefaultRoom())
 	if err := st.Restore(ctx, b); err != nil {
 		return err
 	}

@@ -76,6 +76,11 @@ func (s *Store) Restore(ctx context.Context, b Backend) error {
 	if s.meta == nil {
 		return nil
 	}
+	if u, ok := b.(unreplayable); ok && (len(s.meta.Topics) > 0 || len(s.meta.Settings) > 0) {
+		// The room's history cannot hold the logs: pages following the
+		// room are told they cannot follow (docs/storage.md).
+		return u.DoUnreplayable(ctx, "the cluster was restored from the data dir "+s.dir+": its logs came from disk, which a replay of commands cannot redo", s.restore)
+	}
 	var err error
 	if derr := b.Do(ctx, func(c *core.Cluster) { err = s.restore(c) }); derr != nil {
 		return derr
