@@ -39,9 +39,10 @@ type group struct {
 	pending    map[string]string // MEMBER_ID_REQUIRED member ids -> client
 	static     map[string]string // group.instance.id -> member id
 	offsets    map[*Partition]int64
-	joinGen    int   // identifies the current delayed join
-	joinEnd    int64 // the initial delayed join may be extended up to here
-	initial    bool  // the current join is the initial delayed join
+	joinGen    int        // identifies the current delayed join
+	initial    bool       // the current join is the initial delayed join
+	newMember  bool       // GroupMetadata.newMemberAdded: the initial delay takes one more step
+	prevState  groupState // the state before the current one (ClassicGroup.previousState)
 	// writing: offset commits being appended to __consumer_offsets, per
 	// partition (GroupMetadata.pendingOffsetCommits)
 	writing map[*Partition]int
@@ -79,7 +80,7 @@ func (g *group) setState(s groupState, why string) {
 	if g.state == s {
 		return
 	}
-	g.state = s
+	g.prevState, g.state = g.state, s
 	g.stateSince = g.co.b.c.now // GroupMetadata.transitionTo: currentStateTimestamp
 	g.emit(fmt.Sprintf("is %s (generation %d): %s", s, g.generation, why))
 }
@@ -109,16 +110,20 @@ func (g *group) armSession(m *gmember) {
 		if g.state == gsDead || g.members[m.id] != m || m.lastBeat != beat || m.joinReply != nil || m.syncReply != nil {
 			return
 		}
-		g.removeAndRebalance(m, fmt.Sprintf("session timed out (no heartbeat for %d ms)", m.sessionMs))
+		g.removeAndRebalance(m, fmt.Sprintf("session timed out (no heartbeat for %d ms)", m.sessionMs), true)
 	})
 }
 
-func (g *group) removeAndRebalance(m *gmember, why string) {
+// removeAndRebalance removes a member that left (expired: whose session
+// timed out) and rebalances or completes the join.
+func (g *group) removeAndRebalance(m *gmember, why string, expired bool) {
 	g.remove(m, why)
-	switch g.state {
-	case gsStable, gsCompleting:
+	switch {
+	case g.state == gsStable || g.state == gsCompleting:
 		g.prepareRebalance(fmt.Sprintf("member %s %s", m.client, why))
-	case gsPreparing:
+	case g.state == gsPreparing && expired:
+		g.tryCompleteJoinAfterExpiry()
+	case g.state == gsPreparing:
 		g.tryCompleteJoin()
 	}
 }

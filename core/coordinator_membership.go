@@ -94,7 +94,7 @@ func (g *group) joinUnknown(req joinReq, reply func(joinResult)) {
 			if _, ok := g.pending[id]; ok && g.state != gsDead {
 				delete(g.pending, id)
 				g.emit(fmt.Sprintf("pending member %s removed: it did not join again within its session timeout (%d ms)", id, req.sessionMs))
-				g.tryCompleteJoin()
+				g.tryCompleteJoinAfterExpiry()
 			}
 		})
 		reply(joinResult{err: "MEMBER_ID_REQUIRED", memberID: id})
@@ -196,9 +196,7 @@ func (g *group) addMember(id string, req joinReq, reply func(joinResult)) {
 	g.emit(fmt.Sprintf("member %s joined as %s", req.client, id))
 	g.armSession(m)
 	if g.state == gsPreparing {
-		if g.initial {
-			g.extendInitialDelay()
-		}
+		g.markNewMember()
 		g.tryCompleteJoin()
 		return
 	}
@@ -226,11 +224,13 @@ func (g *group) prepareRebalance(why string) {
 	g.joinGen++
 	gen := g.joinGen
 	timeout := g.rebalanceTimeout()
-	g.initial = g.state == gsEmpty && c.bc.initialRebalanceMs > 0
+	// From Empty always an InitialDelayedJoin, even with a delay of 0 (see
+	// coordinator_initial_delay.go).
+	g.initial = g.state == gsEmpty
 	g.setState(gsPreparing, why)
 	if g.initial {
-		g.joinEnd = c.now + max(timeout, c.bc.initialRebalanceMs)
-		g.co.after(c.bc.initialRebalanceMs, func() { g.initialDelayOver(gen) })
+		d := c.bc.initialRebalanceMs
+		g.initialDelayStep(d, d, max(timeout-d, 0))
 		return
 	}
 	g.co.after(timeout, func() {
@@ -239,39 +239,6 @@ func (g *group) prepareRebalance(why string) {
 		}
 	})
 	g.tryCompleteJoin()
-}
-
-// extendInitialDelay is InitialDelayedJoin: a member joining during the
-// initial delay pushes completion back by another delay, up to the
-// rebalance timeout.
-func (g *group) extendInitialDelay() {
-	c := g.co.b.c
-	g.joinGen++
-	gen := g.joinGen
-	d := min(c.bc.initialRebalanceMs, g.joinEnd-c.now)
-	if d <= 0 {
-		g.initial = false
-		g.tryCompleteJoin()
-		return
-	}
-	g.co.after(d, func() { g.initialDelayOver(gen) })
-}
-
-func (g *group) initialDelayOver(gen int) {
-	if g.joinGen != gen || g.state != gsPreparing {
-		return
-	}
-	g.initial = false
-	g.tryCompleteJoin()
-	if g.state == gsPreparing {
-		g.joinGen++
-		gen := g.joinGen
-		g.co.after(max(1, g.joinEnd-g.co.b.c.now), func() {
-			if g.joinGen == gen && g.state == gsPreparing {
-				g.completeJoin()
-			}
-		})
-	}
 }
 
 func (g *group) rebalanceTimeout() int64 {
@@ -286,20 +253,42 @@ func (g *group) rebalanceTimeout() int64 {
 }
 
 // tryCompleteJoin completes the join once every known member has rejoined
-// (and no member id handed out by MEMBER_ID_REQUIRED is still expected).
+// (and no member id handed out by MEMBER_ID_REQUIRED is still expected),
+// unless the join is an initial delayed join, which only its timer ends
+// (InitialDelayedJoin.tryComplete is false).
 func (g *group) tryCompleteJoin() {
-	if g.state != gsPreparing || g.initial {
+	if g.state == gsPreparing && !g.initial && g.allJoined() {
+		g.completeJoin()
+	}
+}
+
+// tryCompleteJoinAfterExpiry is tryCompleteJoin after a member's or a
+// pending member id's session expired. 4.0's GroupMetadataManager
+// (onClassicGroupHeartbeatExpiration -> removeMemberAndUpdateClassicGroup,
+// removePendingMemberAndUpdateClassicGroup) then completes the join when
+// everyone left has joined, initial delay or not; a LeaveGroup goes
+// through maybeCompleteJoinPhase, which waits out an initial delay. 3.9's
+// GroupCoordinator asks the purgatory in both cases, and its
+// InitialDelayedJoin refuses.
+func (g *group) tryCompleteJoinAfterExpiry() {
+	if g.initial && g.co.b.c.preset.initialDelayAfterEmpty {
+		if g.state == gsPreparing && g.allJoined() {
+			g.completeJoin()
+		}
 		return
 	}
+	g.tryCompleteJoin()
+}
+
+// allJoined is GroupMetadata.hasAllMembersJoined: every member awaits its
+// JoinGroup answer and no pending member id is outstanding.
+func (g *group) allJoined() bool {
 	for _, m := range g.members {
 		if m.joinReply == nil {
-			return
+			return false
 		}
 	}
-	if len(g.pending) > 0 {
-		return
-	}
-	g.completeJoin()
+	return len(g.pending) == 0
 }
 
 // completeJoin drops members that did not rejoin, starts the next
@@ -311,7 +300,10 @@ func (g *group) completeJoin() {
 			g.remove(m, "did not rejoin within the rebalance timeout")
 		}
 	}
-	g.pending = map[string]string{}
+	// Pending member ids stay pending (GroupCoordinator.onCompleteJoin
+	// leaves them): one that joins later is added and starts the next
+	// rebalance, one that never does expires after its session timeout.
+	g.initial = false
 	g.generation++
 	if len(g.members) == 0 {
 		g.protocol, g.leader = "", ""
@@ -482,6 +474,6 @@ func (g *group) leave(memberID string) string {
 		}
 		return "UNKNOWN_MEMBER_ID"
 	}
-	g.removeAndRebalance(m, "left the group")
+	g.removeAndRebalance(m, "left the group", false)
 	return ""
 }

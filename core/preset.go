@@ -63,6 +63,11 @@ type preset struct {
 	// while the commit is in flight; before, the commit was synchronous
 	// (maybeAutoCommitOffsetsSync) and poll returned nothing meanwhile.
 	asyncJoinCommit bool
+	// initialDelayAfterEmpty: 4.0's group coordinator (GroupMetadataManager)
+	// extends the initial rebalance delay for a member that joins while the
+	// group's previous state was Empty; 0.11 to 3.9's GroupCoordinator only
+	// in generation 0 (see coordinator_initial_delay.go).
+	initialDelayAfterEmpty bool
 	// memberIDRequired: 2.2+ JoinGroup with an empty member id answers MEMBER_ID_REQUIRED (KIP-394).
 	memberIDRequired bool
 	// offsetsInZK: 0.8.x consumers keep offsets in /consumers/<g>/offsets (offsets.storage=zookeeper).
@@ -171,7 +176,7 @@ var presets = map[string]*preset{
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true, kraftLeaderBalance: true,
+		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{"linger.ms": "5"},

@@ -58,6 +58,13 @@ func (g *gen) setup(seed uint64) {
 		set["offsets.retention.minutes"] = "1"
 		set["offsets.retention.check.interval.ms"] = xrand.Pick(re, []string{"5000", "20000"})
 	}
+	if rd := xrand.New(seed ^ 0x1d1e_de1a_7000_0000); rd.Chance(10) {
+		// A long initial rebalance delay: members joining an Empty group
+		// seconds apart extend it step by step (InitialDelayedJoin), up to
+		// the rebalance timeout (max.poll.interval.ms). A stream of its
+		// own, so other seeds' scripts stay as they were.
+		set["group.initial.rebalance.delay.ms"] = "10000"
+	}
 	if g.unsafe {
 		g.ackLoss, g.unclean, g.reorder, g.redeliver = r.Chance(50), r.Chance(40), r.Chance(50), r.Chance(50)
 		set["min.insync.replicas"] = xrand.Pick(r, []string{"1", "1", "2"})
