@@ -8,6 +8,7 @@ import (
 	"github.com/kafkasim/kafkasim/core/scenario"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kafkasim/kafkasim/core/log"
@@ -56,7 +57,11 @@ func FuzzReadSegment(f *testing.F) {
 		}
 		var re []byte
 		for _, b := range bs {
-			re = appendBatch(re, b, func(t int64) int64 { return t })
+			one := appendBatch(nil, b, func(t int64) int64 { return t })
+			if !bytes.Equal(one, appendBatchKmsg(nil, b, func(t int64) int64 { return t })) {
+				t.Fatalf("the batch at %d encodes unlike kmsg", b.BaseOffset)
+			}
+			re = append(re, one...)
 		}
 		if !bytes.Equal(re, data[:end]) {
 			t.Fatalf("kept %d batches re-encode to %d bytes, the valid prefix is %d", len(bs), len(re), end)
@@ -169,4 +174,29 @@ func FuzzRestore(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestAppendBatchMatchesKmsg: the hand encoder writes byte for byte what
+// franz-go's kmsg encodes, for keys null and empty, headers with null
+// values, negative and large timestamp deltas, LogAppendTime, and
+// idempotent producer fields.
+func TestAppendBatchMatchesKmsg(t *testing.T) {
+	long := strings.Repeat("v", 300)
+	cases := []*log.Batch{
+		{BaseOffset: 0, Epoch: 0, ProducerID: -1, ProducerEpoch: -1, BaseSequence: -1, Timestamp: 5,
+			Records: []log.Record{{Value: ""}, {Key: "", HasKey: true, Value: "x", TimestampDelta: -3}}},
+		{BaseOffset: 1 << 40, Epoch: 7, ProducerID: 12345, ProducerEpoch: 3, BaseSequence: 1 << 30, Timestamp: 1 << 41, LogAppendTime: true, AppendTime: 1<<41 + 9,
+			Records: []log.Record{{Key: "k", HasKey: true, Value: long, TimestampDelta: 1 << 33,
+				Headers: []log.Header{{Key: "a", Value: "b"}, {Key: "", Null: true}, {Key: long, Value: ""}}}}},
+	}
+	for i, b := range cases {
+		ts := func(t int64) int64 { return t + 1_700_000_000_000 }
+		got, want := appendBatch(nil, b, ts), appendBatchKmsg(nil, b, ts)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("case %d:\n got % x\nwant % x", i, got, want)
+		}
+		if len(got) != b.Size() {
+			t.Fatalf("case %d: %d bytes, the core's size %d", i, len(got), b.Size())
+		}
+	}
 }

@@ -62,7 +62,10 @@ func (w *writer) file(rel string) (*os.File, error) {
 		return f, nil
 	}
 	if len(w.files) >= openFiles {
-		w.closeAll()
+		for victim := range w.files { // any one: a busy file is reopened cheaply
+			w.forget(victim)
+			break
+		}
 	}
 	f, err := os.OpenFile(w.path(rel), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
