@@ -10,6 +10,7 @@ const App = {
   lastVersion: -1,
   canvasReady: false,
   firstFrameMs: null,
+  bootMs: {},
   scenarioName: "",
   lastPanels: 0,
   lastMarks: 0,
@@ -30,11 +31,19 @@ const App = {
       document.getElementById("banner").textContent = "The engine failed to start: " + e.message;
       throw e;
     }
+    // bootMs: when each step of the start finished, from navigation
+    // start (make bench's canvasbench prints them).
+    const t = (k) => { this.bootMs[k] = Math.round(performance.now()); };
+    t("engine");
     this.wire();
     Lessons.init();
+    t("wired");
     await this.loadExamples();
+    t("examples");
     await this.restore();
+    t("restored");
     await Lessons.start();
+    t("lessons");
     kafkasim._resolveReady();
     this.readyMs = performance.now();
     this.keep();
@@ -217,7 +226,8 @@ const App = {
       const m = h("span", { class: "tm " + cls, title: fmtTime(at) + " " + title, style: `left:${(at / max) * 100}%`, onclick: () => UI.seek(at) });
       box.append(m);
     };
-    for (const e of kafkasim.events({ limit: 3000 })) {
+    // only the types marked: the engine filters before formatting any text
+    for (const e of kafkasim.events({ limit: 3000, types: ["leader", "broker.state", "net", "truncate", "lost"] })) {
       if (e.type === "leader") put(e.at, e.text.includes("UNCLEAN") || /unclean/i.test(e.text) ? "unclean" : "election", e.text);
       else if (e.type === "broker.state") put(e.at, "fault", e.text);
       else if (e.type === "net") put(e.at, "net", e.text);

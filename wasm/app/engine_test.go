@@ -129,6 +129,22 @@ func TestPanels(t *testing.T) {
 	if len(evs) != 1 || !strings.Contains(evs[0].Text, "dropping m3") {
 		t.Errorf("events filtered by truncate: %+v", evs)
 	}
+	marks := e.Events(EventQuery{Types: []string{"leader", "truncate"}, Limit: 3000})
+	all := e.Events(EventQuery{Limit: 3000})
+	var want []EventView
+	for _, ev := range all {
+		if ev.Type == "leader" || ev.Type == "truncate" {
+			want = append(want, ev)
+		}
+	}
+	if len(marks) < 2 || len(marks) != len(want) || len(marks) == len(all) {
+		t.Errorf("events of types leader, truncate: %d, want %d of %d", len(marks), len(want), len(all))
+	}
+	for i := range marks {
+		if i < len(want) && marks[i].Seq != want[i].Seq {
+			t.Errorf("typed event %d: seq %d, want %d", i, marks[i].Seq, want[i].Seq)
+		}
+	}
 	if ov, _ := e.Overview(); !strings.Contains(ov, "broker 1") {
 		t.Errorf("overview %q", ov)
 	}

@@ -104,7 +104,14 @@ type EventQuery struct {
 	Since uint64 `json:"since"`
 	Limit int    `json:"limit"`
 	Wire  bool   `json:"wire"` // include wire messages (the verbose trace)
+	// Types keeps only events of these types (empty: all); it is tested
+	// before anything is formatted, so the timeline's few marks cost a
+	// scan of the log, not a text for each of its last 3000 lines.
+	Types []string `json:"types"`
 }
+
+// MaxEventTypes bounds a query's Types.
+const MaxEventTypes = 64
 
 // MaxEventsAnswer bounds one Events answer.
 const MaxEventsAnswer = 20_000
@@ -121,6 +128,13 @@ func (e *Engine) Events(q EventQuery) []EventView {
 	}
 	q.Limit = min(q.Limit, MaxEventsAnswer)
 	needle := strings.ToLower(q.Text)
+	var types map[core.EventType]bool
+	if len(q.Types) > 0 {
+		types = map[core.EventType]bool{}
+		for _, t := range q.Types[:min(len(q.Types), MaxEventTypes)] {
+			types[core.EventType(t)] = true
+		}
+	}
 	lists := [][]core.Event{d.Events().Trace()}
 	if q.Wire {
 		lists = append(lists, d.Events().Wire())
@@ -131,6 +145,9 @@ func (e *Engine) Events(q EventQuery) []EventView {
 			ev := &list[i]
 			if ev.Seq <= q.Since && q.Since > 0 {
 				break
+			}
+			if types != nil && !types[ev.Type] {
+				continue
 			}
 			if needle != "" && !strings.Contains(strings.ToLower(ev.Text()), needle) && !strings.Contains(string(ev.Type), needle) {
 				continue
