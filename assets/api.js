@@ -203,7 +203,8 @@ class KafkasimError extends Error {
   }
 
   // start points the canvas iframe at canvas.html (?draw=0 with the
-  // page's ?canvas=0: the engine without WebGL) and waits for its engine.
+  // page's ?canvas=0: the engine without WebGL) unless index.html already
+  // did, and waits for its engine.
   async function start() {
     const frame = document.getElementById("canvas");
     if (!frame) throw new KafkasimError({ msg: "no canvas iframe (#canvas): the engine runs in it" });
@@ -226,7 +227,12 @@ class KafkasimError extends Error {
       });
     };
     window.__kafkasimFrameGone = (win) => { if (win === frame.contentWindow) engine = null; };
-    frame.src = "canvas.html" + (draw ? "" : "?draw=0");
+    // index.html starts the iframe before this script runs (so the wasm
+    // loads alongside the shell's scripts); an engine that came up before
+    // now told its stub, and is taken up here.
+    const early = window.__kafkasimEarlyEngines;
+    if (frame.getAttribute("src") === null) frame.src = "canvas.html" + (draw ? "" : "?draw=0");
+    else if (early) for (const win of early.splice(0)) window.__kafkasimFrameEngine(win);
     await up;
   }
   api._start = () => start().then(() => api, (e) => { rejectReady(e); throw e; });

@@ -29,7 +29,9 @@ type BenchResult struct {
 	VirtualRate  float64           // virtual ms the engine ran per wall ms while measured (1 = kept up)
 	CanvasW      int               // the canvas iframe's size in the page
 	CanvasH      int
-	LoadBefore   string // /proc/loadavg's first three fields, before and after
+	EmptyFirstMs float64            // the empty program's first frame, from its iframe's navigation (warm browser, not cold)
+	Boot         map[string]float64 // App.bootMs: when each step of the shell's start ended
+	LoadBefore   string             // /proc/loadavg's first three fields, before and after
 	LoadAfter    string
 }
 
@@ -111,6 +113,9 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	if res.EngineMs, err = chromedp.Run(bctx, chromedp.Evaluate[float64](`kafkasim.engineMs || 0`)); err != nil {
 		return nil, err
 	}
+	if res.Boot, err = chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](`App.bootMs || {}`)); err != nil {
+		return nil, err
+	}
 	size, err := chromedp.Run(bctx, chromedp.Evaluate[[]int](`(() => { const f = document.getElementById("canvas"); return [f.clientWidth, f.clientHeight]; })()`))
 	if err != nil || len(size) != 2 {
 		return nil, fmt.Errorf("canvas size: %v", err)
@@ -148,6 +153,9 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	}
 	if res.EmptyFPS, _, err = countFrames(bctx, frames, dur); err != nil {
 		return nil, fmt.Errorf("empty: %v", err)
+	}
+	if res.EmptyFirstMs, err = chromedp.Run(bctx, chromedp.Evaluate[float64](`document.getElementById("canvas").contentWindow.kafkasimCanvas.firstFrameMs || 0`)); err != nil {
+		return nil, err
 	}
 	res.LoadAfter = loadavg()
 	return res, nil

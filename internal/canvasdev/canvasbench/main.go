@@ -62,6 +62,15 @@ func main() {
 		fmt.Printf("size.%s.raw %d\nsize.%s.gzip %d\n", n, r.Sizes[n][0], n, r.Sizes[n][1])
 	}
 	fmt.Printf("page.gzip %d\nfirstframe.ms %.0f\nengine.ms %.0f\nready.ms %.0f\ncanvas.size %dx%d\n", r.PageGzip, r.FirstFrameMs, r.EngineMs, r.ReadyMs, r.CanvasW, r.CanvasH)
+	var steps []string
+	for k := range r.Boot {
+		steps = append(steps, k)
+	}
+	sort.Strings(steps)
+	for _, k := range steps {
+		fmt.Printf("boot.%s.ms %.0f\n", k, r.Boot[k])
+	}
+	fmt.Printf("empty.firstframe.ms %.0f\n", r.EmptyFirstMs)
 	fmt.Printf("fps.empty %.2f\nfps.reference %.2f\n", r.EmptyFPS, r.RefFPS)
 	ratio := 0.0
 	if r.EmptyFPS > 0 {
