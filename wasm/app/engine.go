@@ -46,6 +46,11 @@ type Engine struct {
 	optsVer   uint64       // bumped by SetSceneOptions
 
 	outZK map[int64]string // live mode: the room's outside ZooKeeper sessions (live_outside.go)
+
+	// shareScript and shareEnc memoise Share's compressed script: the page
+	// persists the session every 3 s while it plays and only the moment
+	// changes (deflating a long script was 8% of the main thread).
+	shareScript, shareEnc string
 }
 
 // New returns an engine with nothing loaded, at 1x, paused.
@@ -270,10 +275,15 @@ func (e *Engine) Share() (ShareLink, error) {
 	if !e.sess.Loaded() {
 		return ShareLink{}, session.ErrNoSession
 	}
-	f, err := session.EncodeShare(session.Share{Script: e.sess.Script(), At: e.sess.Now()})
-	if err != nil {
-		return ShareLink{}, err
+	script := e.sess.Script()
+	if script != e.shareScript || e.shareEnc == "" {
+		enc, err := session.EncodeShareScript(script)
+		if err != nil {
+			return ShareLink{}, err
+		}
+		e.shareScript, e.shareEnc = script, enc
 	}
+	f := session.ShareAt(e.shareEnc, e.sess.Now())
 	if len(f) > session.MaxShareLink {
 		return ShareLink{Bytes: len(f), TooLong: true}, nil
 	}

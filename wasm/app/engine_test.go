@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kafkasim/kafkasim/wasm/scene"
+	"github.com/kafkasim/kafkasim/wasm/session"
 )
 
 func acks1(t *testing.T) *Engine {
@@ -200,5 +201,18 @@ func TestShareOpens(t *testing.T) {
 	}
 	if ei := o.OpenShare("#ksim=zz"); ei == nil {
 		t.Errorf("bad link accepted")
+	}
+	// The memoised script part: a later moment, then a changed script,
+	// each link as a fresh encoding makes it.
+	for _, change := range []string{"", "produce p1 orders value=later"} {
+		if change != "" {
+			e.Command(change)
+		}
+		e.Advance(300)
+		again, err := e.Share()
+		want, err2 := session.EncodeShare(session.Share{Script: e.Session().Script(), At: e.Now()})
+		if err != nil || err2 != nil || again.Fragment != want {
+			t.Errorf("after %q: share %q (%v), want %q (%v)", change, again.Fragment, err, want, err2)
+		}
 	}
 }

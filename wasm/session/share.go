@@ -28,18 +28,34 @@ type Share struct {
 // EncodeShare renders a share link fragment (without '#'):
 // ksim=<deflate+base64url of the script>&t=<virtual ms>.
 func EncodeShare(sh Share) (string, error) {
+	enc, err := EncodeShareScript(sh.Script)
+	if err != nil {
+		return "", err
+	}
+	return ShareAt(enc, sh.At), nil
+}
+
+// EncodeShareScript is the part of a share fragment that depends on the
+// script alone ("ksim=..."), for callers that link the same script at
+// many moments: ShareAt(EncodeShareScript(s), at) == EncodeShare(Share{s, at}).
+func EncodeShareScript(script string) (string, error) {
 	var buf bytes.Buffer
 	w, err := flate.NewWriter(&buf, flate.BestCompression)
 	if err != nil {
 		return "", err
 	}
-	if _, err := io.WriteString(w, sh.Script); err != nil {
+	if _, err := io.WriteString(w, script); err != nil {
 		return "", err
 	}
 	if err := w.Close(); err != nil {
 		return "", err
 	}
-	return "ksim=" + base64.RawURLEncoding.EncodeToString(buf.Bytes()) + "&t=" + strconv.FormatInt(sh.At, 10), nil
+	return "ksim=" + base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+// ShareAt completes an EncodeShareScript part with the moment at.
+func ShareAt(encodedScript string, at int64) string {
+	return encodedScript + "&t=" + strconv.FormatInt(at, 10)
 }
 
 // DecodeShare parses a fragment made by EncodeShare (a leading '#' is
