@@ -83,8 +83,16 @@ func (b *Broker) serveFetch(pf *parkedFetch, wait int64) {
 		}
 		b.unpark(pf)
 		res, _ := b.readFetch(pf)
-		pf.respond(res)
+		pf.answer(res)
 	})
+}
+
+// answer responds once. The max-wait timer keeps pf until it fires; a
+// fetch woken early must not keep its response's closure that long.
+func (pf *parkedFetch) answer(res []fetchResult) {
+	respond := pf.respond
+	pf.respond = nil
+	respond(res)
 }
 
 func (b *Broker) unpark(pf *parkedFetch) {
@@ -133,7 +141,7 @@ func (b *Broker) completeParked(p *Partition, match func(*parkedFetch) bool) {
 	for _, pf := range ready {
 		b.unpark(pf)
 		res, _ := b.readFetch(pf)
-		pf.respond(res)
+		pf.answer(res)
 	}
 }
 

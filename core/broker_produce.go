@@ -62,7 +62,12 @@ func (pp *pendingProduce) done(idx int, err string) {
 	pp.remaining--
 	if pp.remaining == 0 {
 		pp.finished = true
-		pp.respond(pp.results)
+		respond := pp.respond
+		// The timeout timer keeps pp until request.timeout.ms is over;
+		// it must not keep the request (its records) that long too, as
+		// Kafka's DelayedProduce leaves the timer wheel on completion.
+		pp.respond = nil
+		respond(pp.results)
 	}
 }
 

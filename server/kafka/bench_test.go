@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,8 +62,9 @@ func cpuTime() time.Duration {
 // pipeline produces n records with acks=all (idempotent, franz-go's
 // defaults otherwise) to topic "b" while a consumer reads the topic from
 // the start, and ends when the consumer has read up to the last
-// acknowledged offset of every partition.
-func pipeline(b *testing.B, seeds []string, n int) phases {
+// acknowledged offset of every partition. every, if set, is called from
+// the producing goroutine after each fifth of the records.
+func pipeline(b *testing.B, seeds []string, n int, every func(produced int)) phases {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	prod, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.DefaultProduceTopic("b"), kgo.RequiredAcks(kgo.AllISRAcks()))
@@ -86,6 +88,9 @@ func pipeline(b *testing.B, seeds []string, n int) phases {
 	go func() {
 		defer close(produced)
 		for i := 0; i < n; i++ {
+			if every != nil && i > 0 && i%max(n/5, 1) == 0 {
+				every(i)
+			}
 			prod.Produce(ctx, &kgo.Record{Key: []byte(strconv.Itoa(i)), Value: val}, func(r *kgo.Record, err error) {
 				mu.Lock()
 				defer mu.Unlock()
@@ -192,12 +197,12 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		pf := pipeline(b, fake.ListenAddrs(), n)
+		pf := pipeline(b, fake.ListenAddrs(), n, nil)
 		fake.Close()
 
 		r := benchRoom(b)
 		srv, addr := startServer(b, FromRoom(r), 3)
-		ps := pipeline(b, addrs(addr, 3), n)
+		ps := pipeline(b, addrs(addr, 3), n, nil)
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
@@ -222,6 +227,73 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 		fmt.Fprintf(os.Stderr, "kafka bench: %d records: kafkasim %.0f rec/s (acked %.0f rec/s; %.0f ns CPU/rec; %d deleted by retention unread), kfake %.0f rec/s (acked %.0f rec/s; %.0f ns CPU/rec), ratio %.2f, heap %.1f MiB, RSS %.0f MiB (peak %.0f, the whole test process: kfake's run included)\n",
 			n, sim, rate(ps.produce), perRec(ps.cpu), ps.unread, fk, rate(pf.produce), perRec(pf.cpu), sim/fk, float64(ms.HeapInuse)/(1<<20), rss, peak)
 	}
+}
+
+// BenchmarkServeMemory: the same pipeline against kafkasim alone
+// (KAFKASIM_BENCH_RECORDS, 5 million in `make bench`), reporting the
+// live heap after a fifth of the records and after all of them, and the
+// process's RSS: memory is bounded by the topic's retention (6
+// partitions of at most 10 MB plus a 1 MB segment each; replicas share
+// their batches), not by the records ever written.
+func BenchmarkServeMemory(b *testing.B) {
+	n := benchRecords()
+	for i := 0; i < b.N; i++ {
+		r := benchRoom(b)
+		srv, addr := startServer(b, FromRoom(r), 3)
+		var early float64
+		ps := pipeline(b, addrs(addr, 3), n, func(produced int) {
+			if produced == max(n/5, 1) {
+				early = liveHeapMiB()
+			}
+		})
+		late := liveHeapMiB()
+		if path := os.Getenv("KAFKASIM_BENCH_HEAPPROFILE"); path != "" {
+			writeHeapProfile(b, path) // what the live heap holds, served cluster still up
+		}
+		var kept int64
+		_ = r.Do(context.Background(), func(c *core.Cluster) {
+			for _, t := range c.Snapshot().Topics {
+				for _, p := range t.Partitions {
+					for _, rv := range p.Replicas {
+						if t.Name == "b" && rv.Broker == p.Leader {
+							kept += rv.LEO - rv.LogStart
+						}
+					}
+				}
+			}
+		})
+		srv.Close()
+		r.Close()
+		rss, peak := procMemMiB("VmRSS:"), procMemMiB("VmHWM:")
+		b.ReportMetric(float64(n)/ps.total.Seconds(), "kafkasim-rec/s")
+		b.ReportMetric(early, "heap-fifth-MiB")
+		b.ReportMetric(late, "heap-MiB")
+		b.ReportMetric(rss, "rss-MiB")
+		b.ReportMetric(peak, "peak-rss-MiB")
+		b.ReportMetric(float64(kept), "records-kept")
+		fmt.Fprintf(os.Stderr, "kafka memory: %d records (%d kept by retention): live heap %.1f MiB after %d, %.1f MiB after all; RSS %.0f MiB (peak %.0f: server and client in one process)\n",
+			n, kept, early, max(n/5, 1), late, rss, peak)
+	}
+}
+
+// writeHeapProfile writes the heap profile to path.
+func writeHeapProfile(b *testing.B, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// liveHeapMiB is the heap in use after a full collection, in MiB.
+func liveHeapMiB() float64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapInuse) / (1 << 20)
 }
 
 // procMemMiB reads one of /proc/self/status's kB fields (VmRSS, VmHWM)
