@@ -26,8 +26,11 @@ func (b *Broker) handleOffsetCommit(req commitReq, respond func(string)) {
 	b.groups.commitOffsets(req, respond)
 }
 
-// handleOffsetFetch is GroupCoordinator.handleFetchOffsets.
-func (b *Broker) handleOffsetFetch(req offsetFetchReq) offsetFetchResult {
-	offs, err := b.groups.fetchOffsets(req.group, req.parts, req.requireStable)
-	return offsetFetchResult{offsets: offs, err: err}
+// handleOffsetFetch is GroupCoordinator.handleFetchOffsets: respond gets
+// the answer, at once or (4.0, require_stable) once the writes before it
+// have ended.
+func (b *Broker) handleOffsetFetch(req offsetFetchReq, respond func(offsetFetchResult)) {
+	b.groups.fetchOffsets(req.group, req.parts, req.requireStable, func(offs map[*Partition]int64, err string) {
+		respond(offsetFetchResult{offsets: offs, err: err})
+	})
 }

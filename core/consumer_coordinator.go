@@ -240,39 +240,66 @@ func (m *member) sendOffsetFetch() {
 		retry()
 		return
 	}
+	answered := false
 	k.send(b, "OffsetFetch", func() {
-		res := b.handleOffsetFetch(offsetFetchReq{group: k.Group, parts: parts, requireStable: c.preset.stableOffsets})
-		offs, err := res.offsets, res.err
-		k.reply(b, "OffsetFetchResponse", func() {
-			if err == "UNSTABLE_OFFSET_COMMIT" {
-				// UnstableOffsetCommitException: retriable, the coordinator
-				// is kept; ask again after retry.backoff.ms.
-				c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Group: k.Group, Error: err,
-					Detail: fmt.Sprintf("%s: a commit of %s is still being written (UNSTABLE_OFFSET_COMMIT): asking again", k.Name, partNames(parts))})
-				retry()
-				return
-			}
-			if err != "" {
-				m.coordinatorLost(err)
-				retry()
-				return
-			}
-			for _, p := range parts {
-				delete(m.needOffsets, p)
-				delete(m.offsetsOut, p)
-				delete(k.resetting, p)
-				if _, known := k.pos[p]; known || !k.owns(p) {
-					continue
+		b.handleOffsetFetch(offsetFetchReq{group: k.Group, parts: parts, requireStable: c.preset.stableOffsets}, func(res offsetFetchResult) {
+			k.reply(b, "OffsetFetchResponse", func() {
+				if !answered {
+					answered = true
+					m.onOffsetFetch(parts, res.offsets, res.err, retry)
 				}
-				if off := offs[p]; off >= 0 {
-					k.setPosition(p, off, fmt.Sprintf("committed offset %d", off))
-				} else {
-					k.resetPosition(p)
-				}
-			}
-			k.pump()
+			})
 		})
-	}, retry)
+	}, func() {
+		if !answered {
+			answered = true
+			retry()
+		}
+	})
+	// 4.0 holds a require_stable fetch at the coordinator (up to
+	// offsets.commit.timeout.ms); one lost with its broker fails after
+	// request.timeout.ms (NetworkClient) and the coordinator is looked up
+	// again.
+	k.after(k.conf.requestTimeout, func() {
+		if !answered {
+			answered = true
+			m.coordinatorLost("OffsetFetch timed out")
+			retry()
+		}
+	})
+}
+
+// onOffsetFetch handles an OffsetFetch answer for parts; retry gives them
+// back to fetchOffsets.
+func (m *member) onOffsetFetch(parts []*Partition, offs map[*Partition]int64, err string, retry func()) {
+	k, c := m.k, m.c()
+	if err == "UNSTABLE_OFFSET_COMMIT" {
+		// UnstableOffsetCommitException: retriable, the coordinator
+		// is kept; ask again after retry.backoff.ms.
+		c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Group: k.Group, Error: err,
+			Detail: fmt.Sprintf("%s: a commit of %s is still being written (UNSTABLE_OFFSET_COMMIT): asking again", k.Name, partNames(parts))})
+		retry()
+		return
+	}
+	if err != "" {
+		m.coordinatorLost(err)
+		retry()
+		return
+	}
+	for _, p := range parts {
+		delete(m.needOffsets, p)
+		delete(m.offsetsOut, p)
+		delete(k.resetting, p)
+		if _, known := k.pos[p]; known || !k.owns(p) {
+			continue
+		}
+		if off := offs[p]; off >= 0 {
+			k.setPosition(p, off, fmt.Sprintf("committed offset %d", off))
+		} else {
+			k.resetPosition(p)
+		}
+	}
+	k.pump()
 }
 
 func sortParts(ps []*Partition) {

@@ -14,6 +14,10 @@ type coordinator struct {
 	b      *Broker
 	groups map[string]*group
 	loaded map[*Partition]bool
+	// writes and stableWaits: 4.0's require_stable fetches waiting for
+	// the writes before them (coordinator_stable_fetch.go)
+	writes      map[*Partition]*writeLog
+	stableWaits []*stableWait
 }
 
 func newCoordinator(b *Broker) *coordinator {

@@ -73,23 +73,44 @@ func (co *coordinator) commitOffsets(req commitReq, done func(string)) {
 	})
 }
 
-// fetchOffsets returns committed offsets (-1 where none). With
+// fetchOffsets answers committed offsets (-1 where none). With
 // requireStable (KIP-447) a partition whose commit is still being written
 // fails the fetch with UNSTABLE_OFFSET_COMMIT (GroupMetadataManager
 // .getOffsets answers it per partition; the consumer retries the whole
-// fetch, ConsumerCoordinator.OffsetFetchResponseHandler).
-func (co *coordinator) fetchOffsets(groupID string, parts []*Partition, requireStable bool) (map[*Partition]int64, string) {
+// fetch, ConsumerCoordinator.OffsetFetchResponseHandler); 4.0 instead
+// answers once the writes before the fetch have ended
+// (coordinator_stable_fetch.go).
+func (co *coordinator) fetchOffsets(groupID string, parts []*Partition, requireStable bool, respond func(map[*Partition]int64, string)) {
 	p := co.b.c.offsetsPartition(groupID)
 	if p == nil || !co.loaded[p] {
-		return nil, "NOT_COORDINATOR"
+		respond(nil, "NOT_COORDINATOR")
+		return
 	}
-	out := map[*Partition]int64{}
+	if requireStable && co.b.c.preset.stableFetchWaits {
+		co.awaitWrites(p, func(failed bool) {
+			if failed || !co.loaded[p] {
+				respond(nil, "NOT_COORDINATOR")
+				return
+			}
+			respond(co.committed(groupID, parts), "")
+		})
+		return
+	}
 	g := co.groups[groupID]
 	for _, tp := range parts {
 		if requireStable && g != nil && g.writing[tp] > 0 {
-			return nil, "UNSTABLE_OFFSET_COMMIT"
+			respond(nil, "UNSTABLE_OFFSET_COMMIT")
+			return
 		}
 	}
+	respond(co.committed(groupID, parts), "")
+}
+
+// committed is the group's committed offset of each partition, -1 where
+// it has none.
+func (co *coordinator) committed(groupID string, parts []*Partition) map[*Partition]int64 {
+	out := map[*Partition]int64{}
+	g := co.groups[groupID]
 	for _, tp := range parts {
 		out[tp] = -1
 		if g != nil {
@@ -98,7 +119,7 @@ func (co *coordinator) fetchOffsets(groupID string, parts []*Partition, requireS
 			}
 		}
 	}
-	return out, ""
+	return out
 }
 
 func offsetValue(group string, p *Partition, off int64) string {

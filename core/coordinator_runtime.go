@@ -40,6 +40,7 @@ func (co *coordinator) unload(p *Partition) {
 		return
 	}
 	delete(co.loaded, p)
+	co.dropWrites(p)
 	for _, id := range slices.Sorted(maps.Keys(co.groups)) {
 		if g := co.groups[id]; g.p == p {
 			g.state = gsDead
@@ -185,7 +186,9 @@ func (co *coordinator) appendInternalAt(p *Partition, recs []log.Record, done fu
 	b := co.b
 	req := &produceReq{producer: "coordinator", acks: -1, timeout: b.c.bc.offsetsCommitMs, pid: -1,
 		parts: []producePart{{p: p, records: recs, baseSeq: -1}}}
+	seq := co.writeStarted(p)
 	b.handleProduce(req, func(res []produceResult) {
+		defer co.writeEnded(p, seq, res[0].err) // after done: the fetches it held read what done stored
 		if done == nil {
 			return
 		}

@@ -306,23 +306,24 @@ func (b offsetFetchBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 		parts = append(parts, p)
 		names = append(names, op)
 	}
-	res := cn.broker.handleOffsetFetch(offsetFetchReq{group: b.r.Group, parts: parts})
-	if res.err != "" && res.err != "GROUP_ID_NOT_FOUND" {
-		resp.Error = res.err
+	cn.broker.handleOffsetFetch(offsetFetchReq{group: b.r.Group, parts: parts}, func(res offsetFetchResult) {
+		if res.err != "" && res.err != "GROUP_ID_NOT_FOUND" {
+			resp.Error = res.err
+			done(&Reply{OffsetFetch: resp})
+			return
+		}
+		for i, p := range parts {
+			off, has := res.offsets[p]
+			if !has {
+				off = -1
+			}
+			if b.r.Partitions == nil && off < 0 {
+				continue
+			}
+			resp.Partitions = append(resp.Partitions, OffsetFetchPartitionResponse{Topic: names[i].Topic, Partition: names[i].Partition, Offset: off})
+		}
 		done(&Reply{OffsetFetch: resp})
-		return
-	}
-	for i, p := range parts {
-		off, has := res.offsets[p]
-		if !has {
-			off = -1
-		}
-		if b.r.Partitions == nil && off < 0 {
-			continue
-		}
-		resp.Partitions = append(resp.Partitions, OffsetFetchPartitionResponse{Topic: names[i].Topic, Partition: names[i].Partition, Offset: off})
-	}
-	done(&Reply{OffsetFetch: resp})
+	})
 }
 
 type otherBody struct{ r *OtherRequest }

@@ -107,6 +107,12 @@ type preset struct {
 	// hasPendingOffsetCommitsForTopicPartition): the consumer retries, so
 	// it never starts from an offset a pending commit is replacing.
 	stableOffsets bool
+	// stableFetchWaits: 4.0's group coordinator holds a require_stable
+	// OffsetFetch until the writes before it are committed
+	// (GroupCoordinatorService.fetchOffsets as a write operation;
+	// coordinator_stable_fetch.go) instead of answering
+	// UNSTABLE_OFFSET_COMMIT.
+	stableFetchWaits bool
 	// batchExpiry: how a batch waiting in the accumulator expires
 	// (TimeoutException): "none" (0.8.2: never, KAFKA-1788), "request"
 	// (0.9-2.0: request.timeout.ms after it was ready or last retried,
@@ -176,7 +182,7 @@ var presets = map[string]*preset{
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true,
+		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
 		defaults: map[string]string{"linger.ms": "5"},
