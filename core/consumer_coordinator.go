@@ -107,10 +107,15 @@ func subsetKeys(topics []string, m map[string]int) bool {
 // KafkaConsumer.poll runs it before it fetches and returns records). So a
 // poll commits what earlier polls returned, never what it is about to
 // return: a consumer that crashes while processing redelivers those
-// records (at-least-once) instead of losing them.
+// records (at-least-once) instead of losing them. Not while a rejoin is
+// needed or under way, the pre-rebalance commit included, nor without a
+// coordinator: ConsumerCoordinator.poll returns false before it
+// (rejoinNeededOrPending -> ensureActiveGroup, whose onJoinPrepare waits
+// for that commit; coordinatorUnknownAndUnreadySync), though a
+// cooperative member's poll goes on returning records.
 func (m *member) onPoll() {
 	k := m.k
-	if !k.conf.autoCommit || m.state != mStable || k.c.now < m.nextCommit {
+	if !k.conf.autoCommit || !m.stable() || m.coord < 0 || k.c.now < m.nextCommit {
 		return
 	}
 	m.nextCommit = k.c.now + k.conf.autoCommitMs
