@@ -130,17 +130,21 @@ func (s *Store) restore(c *core.Cluster) error {
 		}
 		ts = append(ts, rt)
 	}
-	for _, bf := range brokers {
+	for _, b := range c.Brokers() {
+		bf := brokers[b.ID]
 		if bf == nil {
 			continue
 		}
 		for _, d := range bf.dirs {
 			if rel := filepath.Join(brokerDir(bf.id), d); !known[rel] {
-				s.logf("data dir: %s is no replica the metadata knows of: left alone", rel)
+				ld.note("data dir: %s is no replica the metadata knows of: left alone", rel)
 			}
 		}
 	}
 	if err := c.RestoreTopics(ts); err != nil {
+		return fmt.Errorf("data dir %s: %w", s.dir, err)
+	}
+	if err := ld.finish(); err != nil {
 		return fmt.Errorf("data dir %s: %w", s.dir, err)
 	}
 	s.adopt(c, ld.loaded)
@@ -195,6 +199,36 @@ type loader struct {
 	segments int
 	clean    int
 	loaded   []repKey
+	// later holds the file changes recovery makes (cut tails, deleted
+	// segments and orphans, clean-shutdown markers) and notes what it
+	// says: both happen only once the whole directory restored, so a
+	// foreign file anywhere leaves every file as it was.
+	later []func() error
+	notes []string
+}
+
+func (ld *loader) note(f string, a ...any) { ld.notes = append(ld.notes, fmt.Sprintf(f, a...)) }
+
+func (ld *loader) remove(p string) {
+	ld.later = append(ld.later, func() error {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	})
+}
+
+// finish makes the file changes and says what recovery did.
+func (ld *loader) finish() error {
+	for _, f := range ld.later {
+		if err := f(); err != nil {
+			return err
+		}
+	}
+	for _, n := range ld.notes {
+		ld.logf("%s", n)
+	}
+	return nil
 }
 
 func (ld *loader) shutdownNote(n int) string {
@@ -214,7 +248,7 @@ func (ld *loader) broker(c *core.Cluster, id int) (*brokerFiles, error) {
 	bf := &brokerFiles{id: id}
 	ents, err := readDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		ld.logf("data dir: %s is missing: broker %d starts with no logs", rel, id)
+		ld.note("data dir: %s is missing: broker %d starts with no logs", rel, id)
 		return nil, nil
 	}
 	if err != nil {
@@ -233,7 +267,7 @@ func (ld *loader) broker(c *core.Cluster, id int) (*brokerFiles, error) {
 	if _, err := os.Stat(marker); err == nil {
 		bf.cleanShut = true
 		ld.clean++
-		os.Remove(marker) // LogManager deletes it once the logs are loaded
+		ld.remove(marker) // LogManager deletes it once the logs are loaded
 	}
 	for _, e := range ents {
 		if e.IsDir() {
@@ -278,14 +312,14 @@ func (ld *loader) replica(bf *brokerFiles, tm topicMeta, i int) (core.RestoredRe
 		switch {
 		case isSegmentFile(n) && !strings.HasSuffix(n, ".log"):
 			if base, err := strconv.ParseInt(n[:20], 10, 64); err != nil || !logs[base] {
-				ld.logf("data dir: %s/%s: an orphaned index file with no .log: deleted", rel, n) // LogLoader does the same
-				os.Remove(filepath.Join(dir, n))
+				ld.note("data dir: %s/%s: an orphaned index file with no .log: deleted", rel, n) // LogLoader does the same
+				ld.remove(filepath.Join(dir, n))
 			}
 		case strings.HasSuffix(n, ".tmp"):
-			os.Remove(filepath.Join(dir, n))
+			ld.remove(filepath.Join(dir, n))
 		case isSegmentFile(n), n == "partition.metadata", n == "leader-epoch-checkpoint":
 		default:
-			ld.logf("data dir: %s/%s: not a file kafkasim writes: ignored", rel, n)
+			ld.note("data dir: %s/%s: not a file kafkasim writes: ignored", rel, n)
 		}
 	}
 	key := tm.Name + " " + strconv.Itoa(i)
@@ -321,17 +355,16 @@ func (ld *loader) replica(bf *brokerFiles, tm topicMeta, i int) (core.RestoredRe
 		if torn == nil {
 			continue
 		}
-		if err := os.Truncate(p, torn.at); err != nil {
-			return rr, false, err
-		}
+		cut := torn.at
+		ld.later = append(ld.later, func() error { return os.Truncate(p, cut) })
 		var later []string
 		for _, lb := range bases[k+1:] {
 			for _, f := range segFiles(dir, lb) {
-				os.Remove(f)
+				ld.remove(f)
 			}
 			later = append(later, segmentName(lb)+".log")
 		}
-		ld.logf("%s", tornMessage(filepath.Join(rel, segmentName(base)+".log"), torn, next, later))
+		ld.note("%s", tornMessage(filepath.Join(rel, segmentName(base)+".log"), torn, next, later))
 		break
 	}
 	// Only the last segment may be empty: an empty one before others
@@ -340,9 +373,9 @@ func (ld *loader) replica(bf *brokerFiles, tm topicMeta, i int) (core.RestoredRe
 	for k, sg := range rr.Segments {
 		if len(sg.Batches) == 0 && k < len(rr.Segments)-1 {
 			for _, f := range segFiles(dir, sg.Base) {
-				os.Remove(f)
+				ld.remove(f)
 			}
-			ld.logf("data dir: %s/%s.log: empty and not the last segment: deleted", rel, segmentName(sg.Base))
+			ld.note("data dir: %s/%s.log: empty and not the last segment: deleted", rel, segmentName(sg.Base))
 			continue
 		}
 		kept = append(kept, sg)

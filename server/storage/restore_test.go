@@ -1,11 +1,13 @@
 package storage
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kafkasim/kafkasim/core"
 )
@@ -165,5 +167,37 @@ func TestTornTail(t *testing.T) {
 		if got := logValues(m2.c); got[k] != want[k] {
 			t.Fatalf("%s did not catch up from the leader: %s, want %s", k, got[k], want[k])
 		}
+	}
+}
+
+// TestForeignFileChangesNothing: one file recovery cannot take (here a
+// partition.metadata naming another topic id) fails the restore with an
+// error naming it, and no file anywhere is cut or deleted meanwhile.
+func TestForeignFileChangesNothing(t *testing.T) {
+	m := newSim(t, restoreScript)
+	m.s.Close()
+	torn := filepath.Join(m.dir, "broker-1", "t-1", "00000000000000000000.log")
+	fh, _ := os.OpenFile(torn, os.O_APPEND|os.O_WRONLY, 0)
+	fh.Write([]byte("garbage"))
+	fh.Close()
+	before, _ := os.Stat(torn)
+	pm := filepath.Join(m.dir, "broker-3", "t-0", "partition.metadata")
+	os.WriteFile(pm, []byte("version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAA"), 0o644)
+	s, err := Open(m.dir, Options{Now: func() time.Time { return fixedNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	line, _ := s.Cluster()
+	m2 := newSimAt(t, t.TempDir(), line, nil)
+	err = s.Restore(context.Background(), m2)
+	if err == nil || !strings.Contains(err.Error(), pm) || !strings.Contains(err.Error(), "another topic") {
+		t.Fatalf("restore with a foreign partition.metadata: %v", err)
+	}
+	if after, _ := os.Stat(torn); after.Size() != before.Size() {
+		t.Fatalf("a failed restore cut %s from %d to %d bytes", torn, before.Size(), after.Size())
+	}
+	if len(m2.c.Topics()) != 0 {
+		t.Fatal("a failed restore left topics in the cluster")
 	}
 }
