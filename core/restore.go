@@ -218,3 +218,7 @@ func (t *Topic) Overrides() map[string]string { return maps.Clone(t.overrides) }
 // server.properties and the simulated OS's knobs): a restart applies
 // them again before the topics come back.
 func (c *Cluster) Settings() map[string]string { return maps.Clone(c.userSet) }
+
+// EpochsVersion counts the changes to the replica's leader epoch cache
+// (see log.EpochCache.Version).
+func (r *Replica) EpochsVersion() uint64 { return r.epochs.Version() }

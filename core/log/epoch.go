@@ -20,7 +20,13 @@ type EpochEntry struct {
 // value is an empty cache.
 type EpochCache struct {
 	entries []EpochEntry
+	version uint64 // bumped by every call that changes entries (Version)
 }
+
+// Version counts the changes to the entries; code that mirrors the cache
+// (leader-epoch-checkpoint on a real disk) compares it instead of copying
+// the entries every step.
+func (c *EpochCache) Version() uint64 { return c.version }
 
 // Assign records that epoch starts at startOffset, with
 // LeaderEpochFileCache.assign semantics (2.1+): nothing happens when epoch
@@ -44,6 +50,7 @@ func (c *EpochCache) Assign(epoch int32, startOffset int64) {
 		k--
 	}
 	c.entries = append(c.entries[:k], EpochEntry{epoch, startOffset})
+	c.version++
 }
 
 // Latest returns the latest epoch, if any.
@@ -101,6 +108,9 @@ func (c *EpochCache) TruncateFromEnd(endOffset int64) {
 	for k > 0 && c.entries[k-1].StartOffset >= endOffset {
 		k--
 	}
+	if k < len(c.entries) {
+		c.version++
+	}
 	c.entries = c.entries[:k]
 }
 
@@ -118,14 +128,15 @@ func (c *EpochCache) TruncateFromStart(startOffset int64) {
 	}
 	kept := EpochEntry{c.entries[k-1].Epoch, startOffset}
 	c.entries = append([]EpochEntry{kept}, c.entries[k:]...)
+	c.version++
 }
 
 // Clear removes every entry (LeaderEpochFileCache.clearAndFlush, used by
 // UnifiedLog.truncateFullyAndStartAt).
-func (c *EpochCache) Clear() { c.entries = nil }
+func (c *EpochCache) Clear() { c.entries = nil; c.version++ }
 
 // Entries returns a copy of the entries, oldest first.
 func (c *EpochCache) Entries() []EpochEntry { return append([]EpochEntry(nil), c.entries...) }
 
 // Clone returns an independent copy.
-func (c *EpochCache) Clone() EpochCache { return EpochCache{entries: c.Entries()} }
+func (c *EpochCache) Clone() EpochCache { return EpochCache{entries: c.Entries(), version: c.version} }

@@ -35,6 +35,28 @@ type repState struct {
 	hw       int64 // replication-offset-checkpoint entry (-1: none)
 	start    int64
 	seen     bool // touched by the current observation
+	fast     fastKey
+}
+
+// fastKey is what changes whenever anything a replica's files hold does:
+// equal keys (same log) mean there is nothing to write. The leader
+// epoch is in it because a new leader assigns its epoch's start offset
+// without appending (Partition.makeLeader).
+type fastKey struct {
+	leo, start, rp, hw int64
+	rewrites           uint64
+	segs               int
+	last               log.SegmentRef
+	epoch              int32
+	leader             int
+	epochs             uint64 // the epoch cache's version
+}
+
+func fastKeyOf(v log.View, r *core.Replica, hw int64) fastKey {
+	n := v.NumSegments()
+	leader, epoch := r.LeaderView()
+	return fastKey{leo: v.LEO(), start: v.StartOffset(), rp: v.RecoveryPoint(), hw: hw, rewrites: v.Rewrites(),
+		segs: n, last: v.SegmentRef(n - 1), epoch: epoch, leader: leader, epochs: r.EpochsVersion()}
 }
 
 // dirOf is the replica's directory relative to DIR.
@@ -72,12 +94,18 @@ func (s *Store) observe(c *core.Cluster, evs []core.Event) {
 					dirty[id] = true
 				}
 				st.seen = true
-				ops = s.syncReplica(ops, k, st, r)
 				hw, ok := b.HWCheckpoint(p)
 				if !ok {
 					hw = -1
 				}
-				if v := r.Log(); st.rp != v.RecoveryPoint() || st.start != v.StartOffset() || st.hw != hw {
+				v := r.Log()
+				fk := fastKeyOf(v, r, hw)
+				if fk == st.fast && v.Same(st.view) && st.epochsOK {
+					continue // nothing a file holds changed
+				}
+				st.fast = fk
+				ops = s.syncReplica(ops, k, st, r)
+				if st.rp != v.RecoveryPoint() || st.start != v.StartOffset() || st.hw != hw {
 					ops = s.flushOps(ops, k, st, v)
 					st.start, st.hw = v.StartOffset(), hw
 					dirty[id] = true
