@@ -411,7 +411,7 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 		if pp.ProducerID >= 0 {
 			in.pid = pp.ProducerID
 		}
-		part := producePart{p: p, records: append([]log.Record(nil), pp.Records...), baseSeq: pp.BaseSequence, pepoch: pp.ProducerEpoch}
+		part := producePart{p: p, records: pp.Records, baseSeq: pp.BaseSequence, pepoch: pp.ProducerEpoch}
 		if pp.Timestamp != nil {
 			part.createTime, part.clientTime = *pp.Timestamp, true
 		}
@@ -504,7 +504,7 @@ func (x *extConns) fetch(cn *extConn, req *FetchRequest, done func(*Reply)) {
 				out.Batches = append(out.Batches, FetchedBatch{BaseOffset: bt.BaseOffset, PartitionLeaderEpoch: bt.Epoch,
 					ProducerID: bt.ProducerID, ProducerEpoch: bt.ProducerEpoch, BaseSequence: bt.BaseSequence,
 					Timestamp: bt.Timestamp, MaxTimestamp: bt.MaxTimestamp(), LogAppendTime: bt.LogAppendTime,
-					Records: append([]log.Record(nil), bt.Records...)})
+					Records: bt.Records[:len(bt.Records):len(bt.Records)]})
 			}
 		}
 		done(&Reply{Fetch: resp})

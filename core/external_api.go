@@ -30,8 +30,13 @@ type ProducePartition struct {
 	// broker clock's ms, each record's own being Timestamp plus its
 	// TimestampDelta; nil lets the leader stamp its clock, as for the
 	// core's own producers.
-	Timestamp *int64       `json:"timestamp,omitempty"`
-	Records   []log.Record `json:"records"`
+	Timestamp *int64 `json:"timestamp,omitempty"`
+	// Records become the log's once applied (a stored batch never
+	// changes, and followers and consumers share it): the caller must not
+	// change them afterwards. Not copying them is what keeps a real
+	// client's records cheap (the protocol layer decodes each batch into
+	// a fresh slice).
+	Records []log.Record `json:"records"`
 }
 
 // ProduceResponse answers a ProduceRequest, partitions in request order.
@@ -100,7 +105,8 @@ type FetchPartitionResponse struct {
 // producer's create time, or the leader's clock when the producer gave
 // none), MaxTimestamp the header's max timestamp; with LogAppendTime set
 // every record reads as MaxTimestamp, else as Timestamp plus its
-// TimestampDelta. Records is a copy: changing it changes no log.
+// TimestampDelta. Records is the log's own (capacity clipped), shared
+// and never changed: a reader must not change it either.
 type FetchedBatch struct {
 	BaseOffset           int64        `json:"baseOffset"`
 	PartitionLeaderEpoch int32        `json:"partitionLeaderEpoch"`

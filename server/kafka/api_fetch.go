@@ -65,7 +65,7 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			rp.Partition, rp.ErrorCode = p.Partition, errCode(p.Error)
 			rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = p.HighWatermark, p.LastStableOffset, p.LogStartOffset
 			rp.PreferredReadReplica = -1
-			recs := []byte{} // never null: librdkafka rejects a null record set
+			recs := make([]byte, 0, batchesBytes(p.Batches)) // never null: librdkafka rejects a null record set
 			for _, b := range p.Batches {
 				recs = appendBatch(recs, fetchedBatch(&cx.s.clock, b))
 			}
@@ -74,4 +74,22 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		return resp
 	}}, nil
+}
+
+// batchesBytes is about what appendBatch writes for bs (exact for keys
+// and values, a bound for the varints), so the response's records are
+// written into one buffer that does not grow.
+func batchesBytes(bs []core.FetchedBatch) int {
+	n := 0
+	for i := range bs {
+		n += 61
+		for j := range bs[i].Records {
+			r := &bs[i].Records[j]
+			n += len(r.Key) + len(r.Value) + 3*5 + 1 + 10 + 5
+			for _, h := range r.Headers {
+				n += len(h.Key) + len(h.Value) + 10
+			}
+		}
+	}
+	return n
 }

@@ -48,6 +48,15 @@ type phases struct {
 	produce, total time.Duration
 	cpu            time.Duration
 	unread         int
+	allocBytes     uint64 // allocated over the run, client and server
+	allocs         uint64
+}
+
+// allocated is the process's bytes and objects allocated so far.
+func allocated() (bytes, objects uint64) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.TotalAlloc, ms.Mallocs
 }
 
 // cpuTime is the process's user+system CPU time so far.
@@ -80,6 +89,7 @@ func pipeline(b *testing.B, seeds []string, n int, every func(produced int)) pha
 	val := bytes.Repeat([]byte("x"), 100)
 	var ph phases
 	start, cpu0 := time.Now(), cpuTime()
+	bytes0, objs0 := allocated()
 
 	var mu sync.Mutex
 	last := map[int32]int64{} // partition -> highest offset acknowledged
@@ -143,6 +153,8 @@ func pipeline(b *testing.B, seeds []string, n int, every func(produced int)) pha
 		b.Fatalf("consumed %d of %d records in 10 minutes", got, n)
 	}
 	ph.total, ph.cpu, ph.unread = time.Since(start), cpuTime()-cpu0, n-got
+	bytes1, objs1 := allocated()
+	ph.allocBytes, ph.allocs = bytes1-bytes0, objs1-objs0
 	return ph
 }
 
@@ -219,13 +231,18 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 		b.ReportMetric(rate(pf.produce), "kfake-produce-rec/s")
 		b.ReportMetric(perRec(ps.cpu), "kafkasim-cpu-ns/rec")
 		b.ReportMetric(perRec(pf.cpu), "kfake-cpu-ns/rec")
+		b.ReportMetric(float64(ps.allocBytes)/float64(n), "kafkasim-alloc-B/rec")
+		b.ReportMetric(float64(pf.allocBytes)/float64(n), "kfake-alloc-B/rec")
+		b.ReportMetric(float64(ps.allocs)/float64(n), "kafkasim-allocs/rec")
+		b.ReportMetric(float64(pf.allocs)/float64(n), "kfake-allocs/rec")
 		b.ReportMetric(float64(ps.unread), "unread")
 		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
 		rss, peak := procMemMiB("VmRSS:"), procMemMiB("VmHWM:")
 		b.ReportMetric(rss, "rss-MiB")
 		b.ReportMetric(peak, "peak-rss-MiB")
-		fmt.Fprintf(os.Stderr, "kafka bench: %d records: kafkasim %.0f rec/s (acked %.0f rec/s; %.0f ns CPU/rec; %d deleted by retention unread), kfake %.0f rec/s (acked %.0f rec/s; %.0f ns CPU/rec), ratio %.2f, heap %.1f MiB, RSS %.0f MiB (peak %.0f, the whole test process: kfake's run included)\n",
-			n, sim, rate(ps.produce), perRec(ps.cpu), ps.unread, fk, rate(pf.produce), perRec(pf.cpu), sim/fk, float64(ms.HeapInuse)/(1<<20), rss, peak)
+		fmt.Fprintf(os.Stderr, "kafka bench: %d records: kafkasim %.0f rec/s (acked %.0f rec/s; %.0f ns CPU, %.0f B and %.1f allocations a record; %d deleted by retention unread), kfake %.0f rec/s (acked %.0f rec/s; %.0f ns CPU, %.0f B and %.1f allocations a record), ratio %.2f, heap %.1f MiB, RSS %.0f MiB (peak %.0f, the whole test process: kfake's run included)\n",
+			n, sim, rate(ps.produce), perRec(ps.cpu), float64(ps.allocBytes)/float64(n), float64(ps.allocs)/float64(n), ps.unread,
+			fk, rate(pf.produce), perRec(pf.cpu), float64(pf.allocBytes)/float64(n), float64(pf.allocs)/float64(n), sim/fk, float64(ms.HeapInuse)/(1<<20), rss, peak)
 	}
 }
 

@@ -30,7 +30,9 @@ var errTooBig = errors.New("decompressed batch over the limit")
 
 var zstdDec, _ = zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxDecompressed), zstd.WithDecoderConcurrency(1))
 
-// decompress inflates a batch's records section. Snappy comes in two
+// decompress inflates a batch's records section. Except for codecNone
+// (src itself), the result is a new buffer the caller owns and that
+// nothing else refers to (decodeBatch keeps it as a string). Snappy comes in two
 // framings: the Java client's xerial stream (SnappyOutputStream: a magic
 // header, then length-prefixed blocks) and librdkafka's raw block; both
 // are accepted, as Kafka's broker does.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -244,7 +245,7 @@ func (c *conn) write() {
 			}
 		}
 		flex := resp.IsFlexible() && p.h.key != 18
-		out = appendResponse(out[:0], p.h.corr, flex, resp)
+		out = appendResponse(slices.Grow(out[:0], responseHint(resp)), p.h.corr, flex, resp)
 		c.nc.SetWriteDeadline(time.Now().Add(c.s.writeTimeout))
 		if _, err := c.nc.Write(out); err != nil {
 			c.end("write failed", true)
@@ -254,6 +255,24 @@ func (c *conn) write() {
 			out = nil // one large Fetch response does not pin its buffer to the connection
 		}
 	}
+}
+
+// responseHint is about how many bytes resp encodes to when most of
+// them are records (a Fetch response), so its frame is allocated once;
+// 0 otherwise.
+func responseHint(resp kmsg.Response) int {
+	f, ok := resp.(*kmsg.FetchResponse)
+	if !ok {
+		return 0
+	}
+	n := 64
+	for _, t := range f.Topics {
+		n += len(t.Topic) + 16
+		for _, p := range t.Partitions {
+			n += len(p.RecordBatches) + 64
+		}
+	}
+	return n
 }
 
 // ended reports whether the connection has ended.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"unsafe"
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/log"
@@ -71,10 +72,11 @@ func decodeBatches(b []byte) ([]wireBatch, error) {
 }
 
 // decodeBatch parses one whole v2 batch (length and CRC already checked).
-// The records section is decompressed and copied into one string that
-// every key, value and header of the batch slices: one allocation for
-// the batch's bytes, one for its records, none per record (the strings
-// live exactly as long as the batch does in the log).
+// The records section is decompressed (or, uncompressed, copied out of
+// the frame) into one string that every key, value and header of the
+// batch slices: one allocation for the batch's bytes, one for its
+// records, none per record (the strings live exactly as long as the
+// batch does in the log).
 func decodeBatch(raw []byte) (wireBatch, error) {
 	attrs := binary.BigEndian.Uint16(raw[21:])
 	wb := wireBatch{Timestamp: int64(binary.BigEndian.Uint64(raw[27:])), ProducerID: int64(binary.BigEndian.Uint64(raw[43:])),
@@ -94,7 +96,14 @@ func decodeBatch(raw []byte) (wireBatch, error) {
 	if int64(len(data)) < int64(n)*7 { // the smallest record is 7 bytes
 		return wb, fmt.Errorf("%w: %d records in %d bytes", errCorrupt, n, len(data))
 	}
-	s := string(data)
+	var s string
+	if wb.Codec == codecNone {
+		s = string(data) // data is the request's frame: copy the batch out of it
+	} else {
+		// decompress returned a buffer of its own that nothing else
+		// holds or will write: the records keep it as it is.
+		s = unsafe.String(unsafe.SliceData(data), len(data))
+	}
 	wb.Records = make([]log.Record, n)
 	pos := 0
 	for i := range wb.Records {
