@@ -143,19 +143,29 @@ const App = {
   },
 
   // persist keeps the session in sessionStorage and, when short, the URL
-  // fragment: a reload (Ebiten reloads on WebGL loss) restores it.
+  // fragment: a reload (Ebiten reloads on WebGL loss) restores it. A
+  // session too long for the fragment leaves the bare path in the address
+  // bar, except the stored share link share() put there, which stays
+  // while the session is the one it shares.
   persist() {
     clearTimeout(this._persist);
     this._persist = setTimeout(() => this.persistNow(), 400);
   },
-  persistNow() {
+  // persistNow persists at once; leaving (beforeunload) it keeps the
+  // session only: the address of a page being left is no use to anyone,
+  // and a history change then is a same-document navigation racing the
+  // one that leaves.
+  persistNow(leaving = false) {
     if (!kafkasim._engine()) return;
     try {
       const st = kafkasim.state();
       if (!st.loaded) return;
-      sessionStorage.setItem("kafkasim.session", JSON.stringify({ script: kafkasim.script(), at: st.now, name: this.scenarioName, playing: st.playing }));
+      const script = kafkasim.script();
+      sessionStorage.setItem("kafkasim.session", JSON.stringify({ script, at: st.now, name: this.scenarioName, playing: st.playing }));
+      if (leaving) return;
       const sh = kafkasim._soft("share");
       if (sh.ok && sh.ok.fragment) history.replaceState(null, "", "#" + sh.ok.fragment);
+      else if (this.shared && this.shared.script === script && location.href === this.shared.link) return;
       else history.replaceState(null, "", location.pathname);
     } catch (e) { console.warn("persist:", e); }
   },
@@ -350,9 +360,11 @@ const App = {
   },
   async share() {
     let link = kafkasim.share();
-    if (!link) link = await ServerLink.share(kafkasim.script()); // too long: a short id on the server (server.js)
+    const script = kafkasim.script();
+    if (!link) link = await ServerLink.share(script); // too long: a short id on the server (server.js)
     if (!link) { UI.toast("This session is too long for a link: it is downloaded as a .ksim file instead."); this.exportKsim(); return; }
     history.replaceState(null, "", link);
+    this.shared = { link: location.href, script }; // persistNow leaves it in the address bar
     try { await navigator.clipboard.writeText(link); UI.toast("Share link copied: it opens this session at this moment."); }
     catch (e) { UI.toast("Share link is in the address bar."); }
   },
@@ -506,7 +518,7 @@ const App = {
       this.sceneDirty = true;
       this.lastView = null;
     });
-    window.addEventListener("beforeunload", () => this.persistNow());
+    window.addEventListener("beforeunload", () => this.persistNow(true));
     // ?canvas=0: panels only (no WebGL needed; the tests use it where the
     // picture is not the point). The engine still runs in the iframe
     // (canvas.html?draw=0), which stays out of sight.

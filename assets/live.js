@@ -55,7 +55,7 @@ const Live = {
       if (this.code && this.status.live) { const code = this.code; this.status = { phase: "local" }; setTimeout(() => this.join(code), 0); }
     });
     const persistNow = App.persistNow.bind(App);
-    App.persistNow = () => { if (!this.inRoom()) persistNow(); };
+    App.persistNow = (...a) => { if (!this.inRoom()) persistNow(...a); };
     // A timer, not animation frames: a teacher's page in a background tab
     // (the projector shows another window) keeps up with the room.
     setInterval(() => this.poll(), 100);

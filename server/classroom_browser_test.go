@@ -1,71 +1,37 @@
 package server
 
 import (
-	"context"
-	"encoding/json"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/kafkasim/kafkasim/internal/browsertest"
 	"github.com/kafkasim/kafkasim/server/client"
 	"github.com/kafkasim/kafkasim/server/protocol"
 )
 
-type tab struct {
-	t   *testing.T
-	ctx context.Context
-	out string
-}
-
-func (b *tab) run(a chromedp.Action[chromedp.Void]) {
-	b.t.Helper()
-	if _, err := chromedp.Run(b.ctx, a); err != nil {
-		b.t.Fatal(err)
-	}
-}
+// tab is a headless Chromium tab (internal/browsertest) on the
+// classroom page.
+type tab struct{ *browsertest.Browser }
 
 // wait evaluates expr until it is true (bounded).
-func (b *tab) wait(what, expr string) {
-	b.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expr))
-		if err == nil && ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			var body string
-			body, _ = chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.body.innerText.slice(0, 2000)`))
-			b.t.Fatalf("%s: not within 20s (%v)\npage:\n%s", what, err, body)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
+func (b tab) wait(what, expr string) { b.T.Helper(); b.Until(what, expr, 20*time.Second) }
 
-func (b *tab) js(expr string) {
-	b.t.Helper()
-	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[json.RawMessage](expr)); err != nil {
-		b.t.Fatalf("%s: %v", expr, err)
-	}
-}
+func (b tab) js(expr string) { b.T.Helper(); b.JS(nil, expr) }
 
-func (b *tab) shot(name string) {
-	b.t.Helper()
-	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	p := filepath.Join(b.out, name+".png")
-	if err := os.WriteFile(p, png, 0o644); err != nil {
-		b.t.Fatal(err)
-	}
-	b.t.Logf("screenshot %s", p)
+func (b tab) shot(name string) { b.T.Helper(); b.Shot(name) }
+
+func (b tab) run(a chromedp.Action[chromedp.Void]) { b.T.Helper(); b.Run(a) }
+
+// str evaluates expr to a string.
+func (b tab) str(expr string) string {
+	b.T.Helper()
+	var s string
+	b.JS(&s, expr)
+	return s
 }
 
 // TestClassroomPage: in headless Chromium, a teacher's page (with the
@@ -75,19 +41,7 @@ func (b *tab) shot(name string) {
 // a broker and the student's page shows it, the reveal reaches the
 // student with the right answer marked.
 func TestClassroomPage(t *testing.T) {
-	bin := ""
-	for _, c := range []string{os.Getenv("KAFKASIM_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"} {
-		if c == "" {
-			continue
-		}
-		if p, err := exec.LookPath(c); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		t.Skip("no chromium here (.ci/run installs it)")
-	}
+	browsertest.Chromium(t) // skips without one, before a server starts
 	s, err := New(Config{Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -99,30 +53,14 @@ func TestClassroomPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := os.Getenv("KAFKASIM_SCREENSHOTS")
-	if out == "" {
-		out = filepath.Join(os.TempDir(), "kafkasim-browser-test")
-	}
-	os.MkdirAll(out, 0o755)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	bctx, cancelT := context.WithTimeout(bctx, 120*time.Second)
-	t.Cleanup(func() { cancelT(); cancelB(); cancelA() })
-	teacher := &tab{t: t, ctx: bctx, out: out}
+	teacher := tab{browsertest.New(t, browsertest.Options{Session: 120 * time.Second, Call: 30 * time.Second, Width: 1280, Height: 900,
+		Status: `(window.classroom ? {role: classroom.role, snap: classroom.snap !== null} : "no classroom")`})}
 	teacher.run(chromedp.Navigate(hs.URL + "/classroom?room=" + room.Code + "#token=" + room.Token))
 	teacher.wait("the teacher drives", `window.classroom && classroom.role === "driver" && classroom.snap !== null`)
-	sctx, cancelS := chromedp.NewContext(bctx)
-	t.Cleanup(cancelS)
-	student := &tab{t: t, ctx: sctx, out: out}
+	student := tab{teacher.Tab()}
 	student.run(chromedp.Navigate(hs.URL + "/?room=" + strings.ToLower(room.Code))) // "/" leads to the classroom without the app
 	student.wait("the student watches", `window.classroom && classroom.snap !== null && classroom.role === "watcher"`)
-	if ok, _ := chromedp.Run(sctx, chromedp.Evaluate[bool](`getComputedStyle(document.querySelector(".teacher")).display === "none"`)); !ok {
+	if student.str(`getComputedStyle(document.querySelector(".teacher")).display`) != "none" {
 		t.Fatal("the student sees the teacher's controls")
 	}
 	// The teacher shows a lesson step and opens a prediction from the page.
@@ -133,7 +71,7 @@ func TestClassroomPage(t *testing.T) {
 	student.run(chromedp.Click(chromedp.CSS(`#predict .choice[data-choice="1"]`)))
 	student.wait("the answer is taken", `classroom.mine === 1`)
 	teacher.wait("the teacher sees the distribution", `$("tally").innerText.includes("1 of 1 answered")`)
-	if txt, _ := chromedp.Run(sctx, chromedp.Evaluate[string](`$("tally").innerText`)); txt != "" {
+	if txt := student.str(`$("tally").innerText`); txt != "" {
 		t.Fatalf("the student sees the tally: %q", txt)
 	}
 	teacher.shot("classroom-teacher-tally")

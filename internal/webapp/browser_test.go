@@ -1,20 +1,17 @@
 package webapp_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/kafkasim/kafkasim/internal/browsertest"
 	"github.com/kafkasim/kafkasim/internal/webapp"
 )
 
@@ -25,23 +22,12 @@ import (
 // nothing waits for frames except where the canvas itself is the point)
 // and save screenshots to the directory they log.
 
-func chromium(t *testing.T) string {
-	for _, c := range []string{os.Getenv("KAFKASIM_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"} {
-		if c == "" {
-			continue
-		}
-		if p, err := exec.LookPath(c); err == nil {
-			return p
-		}
-	}
-	t.Skip("no chromium here (.ci/run installs it)")
-	return ""
-}
-
-// browser serves the app and opens a headless Chromium on it.
+// browser is a tab of a headless Chromium on the app (internal/browsertest:
+// flags, guards, the page's record). t is the test its failures go to (a
+// subtest sets it); base is the app's address.
 type browser struct {
+	tab  *browsertest.Browser
 	t    *testing.T
-	ctx  context.Context
 	base string
 	out  string
 }
@@ -68,31 +54,22 @@ func newBrowser(t *testing.T, base string) *browser {
 	return newBrowserTimeout(t, base, 600*time.Second)
 }
 
-// newBrowserTimeout is newBrowser with the whole session bounded by d.
+// pageStatus is what a failing call reports of the page beside its
+// record: where the page is, the engine's state, the live mode's status.
+const pageStatus = `({url: location.href, ready: !!window.kafkasim && !!kafkasim._engine(),
+	state: (() => { try { const s = kafkasim.state(); return {loaded: s.loaded, now: s.now, playing: s.playing, scriptEnd: s.scriptEnd}; } catch (e) { return String(e); } })(),
+	live: (() => { try { return kafkasim._call("liveStatus"); } catch (e) { return String(e); } })()})`
+
+// newBrowserTimeout is newBrowser with the whole session bounded by d
+// (each call into the page by browsertest's guard).
 func newBrowserTimeout(t *testing.T, base string, d time.Duration) *browser {
 	t.Helper()
-	bin := chromium(t)
-	out := os.Getenv("KAFKASIM_SCREENSHOTS")
-	if out == "" {
-		out = filepath.Join(os.TempDir(), "kafkasim-browser-test")
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshots in %s", out)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.Flag("use-angle", "swiftshader"), chromedp.Flag("use-gl", "angle"), chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1440, 900),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, d)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
-	return &browser{t: t, ctx: ctx, base: base, out: out}
+	tab := browsertest.New(t, browsertest.Options{Session: d, GL: true, Status: pageStatus})
+	return &browser{tab: tab, t: t, base: base, out: tab.Out}
 }
+
+// bt is b's tab reporting to b.t.
+func (b *browser) bt() *browsertest.Browser { return b.tab.WithT(b.t) }
 
 type testLog struct{ t *testing.T }
 
@@ -103,45 +80,26 @@ func (l testLog) Write(p []byte) (int, error) {
 
 func (b *browser) run(a chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	if _, err := chromedp.Run(b.ctx, a); err != nil {
-		b.t.Fatal(err)
-	}
+	b.bt().Run(a)
 }
 
 // js evaluates an expression (awaiting a promise) and decodes its JSON
 // value into v.
 func (b *browser) js(v any, expr string) {
 	b.t.Helper()
-	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[json.RawMessage](expr, chromedp.EvalAwaitPromise))
-	if err != nil {
-		b.t.Fatalf("%s: %v", expr, err)
-	}
-	if v != nil {
-		if err := json.Unmarshal(raw, v); err != nil {
-			b.t.Fatalf("%s: %v (%s)", expr, err, raw)
-		}
-	}
+	b.bt().JS(v, expr)
 }
 
+// open loads url afresh and waits until the page API is ready.
 func (b *browser) open(url string) {
 	b.t.Helper()
-	b.run(chromedp.Navigate("about:blank")) // a fragment change alone would not reload
-	b.run(chromedp.Navigate(url))
+	b.bt().Navigate(url)
 	b.js(nil, `new Promise(r => { (function w() { if (window.kafkasim) kafkasim.ready.then(() => r(true)); else setTimeout(w, 50); })(); })`)
 }
 
 func (b *browser) shot(name string) {
 	b.t.Helper()
-	b.js(nil, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
-	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	p := filepath.Join(b.out, name+".png")
-	if err := os.WriteFile(p, png, 0o644); err != nil {
-		b.t.Fatal(err)
-	}
-	b.t.Logf("screenshot %s", p)
+	b.bt().Shot(name)
 }
 
 func (b *browser) scenario(name string) string {

@@ -3,8 +3,6 @@ package webapp_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -24,9 +22,7 @@ func newLessonPage(t *testing.T) *lessonPage {
 
 func (p *lessonPage) open(url string) {
 	p.t.Helper()
-	if _, err := chromedp.Run(p.ctx, chromedp.Navigate(url)); err != nil {
-		p.t.Fatal(err)
-	}
+	p.run(chromedp.Navigate(url))
 	p.js(nil, `new Promise(r => { (function w() { if (window.kafkasim) kafkasim.ready.then(() => r(true)); else setTimeout(w, 50); })(); })`)
 }
 
@@ -61,16 +57,7 @@ func (p *lessonPage) settle() {
 func (p *lessonPage) shot(name string) string {
 	p.t.Helper()
 	p.js(nil, `new Promise(r => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => r(true))), 300))`)
-	buf, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	path := filepath.Join(p.out, name)
-	if err := os.WriteFile(path, buf, 0o644); err != nil {
-		p.t.Fatal(err)
-	}
-	p.t.Logf("screenshot %s", path)
-	return path
+	return p.bt().Shot(strings.TrimSuffix(name, ".png"))
 }
 
 func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
