@@ -279,14 +279,16 @@ const App = {
     box.replaceChildren(...evs.map((e) => h("div", {}, h("span", { class: "time" }, fmtTime(e.at)), " " + e.text)));
   },
 
-  togglePlay() { const st = kafkasim.state(); if (st.playing) kafkasim.pause(); else kafkasim.play(); this.persist(); },
+  togglePlay() { if (UI.locked()) return; const st = kafkasim.state(); if (st.playing) kafkasim.pause(); else kafkasim.play(); this.persist(); },
   step() {
+    if (UI.locked()) return;
     const r = kafkasim.step();
     if (!r.stepped) UI.toast("nothing happened within a minute of virtual time");
     this.persist();
   },
   // stepBack seeks to the previous event a learner would see.
   stepBack() {
+    if (UI.locked()) return;
     const now = kafkasim.now();
     const evs = kafkasim.events({ limit: 400 });
     let t = 0;
@@ -294,6 +296,7 @@ const App = {
     UI.seek(t);
   },
   setSpeed(x) {
+    if (UI.locked()) return;
     this.speed = kafkasim.speed(x);
     const s = document.getElementById("speed");
     s.value = String(Math.log10(this.speed));
@@ -335,6 +338,7 @@ const App = {
     this.loadText(text, ex.name);
   },
   loadText(text, name) {
+    if (UI.locked()) return false;
     const r = kafkasim._soft("load", text);
     kafkasim.name = name;
     if (r.error) {

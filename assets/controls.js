@@ -13,11 +13,22 @@ const UI = {
   histPos: 0,
   divergeAt: -1,
   dirty: true, // panels need a refresh
+  // lock says why this page may not drive its cluster ("" when it may):
+  // a room watched without its token (live.js sets it). Every path that
+  // would drive it (run, seek, play, speed, step, load, keys, menus)
+  // checks it and shows why instead; views, panels and stories stay.
+  lock: "",
+  // locked toasts the lock's reason; true when the page is locked.
+  locked() {
+    if (this.lock) this.toast(this.lock);
+    return !!this.lock;
+  },
 
   // run executes one command line, echoing it and its result.
   run(line, quiet) {
     line = line.trim();
     if (!line) return null;
+    if (this.locked()) return null;
     if (!quiet) this.echo("> " + line, "cmd");
     const r = kafkasim._soft("command", line);
     kafkasim._changed("command");
@@ -57,6 +68,7 @@ const UI = {
     this._toast = setTimeout(() => (t.hidden = true), 4000);
   },
   seek(ms) {
+    if (this.locked()) return;
     try { kafkasim.seek(Math.max(0, Math.round(ms))); } catch (e) { this.toast(e.message); }
     this.dirty = true;
     App.persist();
@@ -87,6 +99,7 @@ const UI = {
     else this.toast("that event is no longer in the (bounded) event log");
   },
   switchBranch(id) {
+    if (this.locked()) return;
     try { kafkasim.switchBranch(id); } catch (e) { this.toast(e.message); return; }
     this.toast(`Now on branch ${id}`);
     this.dirty = true;
@@ -107,9 +120,11 @@ const UI = {
     hideExplain();
     const m = document.getElementById("menu");
     m.replaceChildren(h("div", { class: "menu-title" }, title));
+    if (this.lock) m.append(h("div", { class: "menu-lock" }, this.lock));
     for (const it of items) {
       if (!it) continue;
-      m.append(h("button", { disabled: it.disabled, title: it.title || "", onclick: () => { this.closeMenus(); it.run(); } },
+      const locked = this.lock && !it.view; // an item marked view only shows something
+      m.append(h("button", { disabled: it.disabled || locked, title: locked ? this.lock : it.title || "", onclick: () => { this.closeMenus(); it.run(); } },
         h("span", {}, it.label), it.key ? h("kbd", {}, it.key) : null));
     }
     m.hidden = false;
@@ -130,7 +145,7 @@ const UI = {
       { label: "Resume", key: "u", disabled: st !== "paused", run: () => this.run(`resume broker ${id}`) },
       { label: "Restart", key: "r", disabled: !down, run: () => this.run(`restart broker ${id}`) },
       { label: "Isolate (split it off)", key: "i", run: () => this.isolate(id) },
-      { label: "Show its logs (Files)", run: () => { Panels.files.broker = id; this.tab("files"); } },
+      { label: "Show its logs (Files)", view: true, run: () => { Panels.files.broker = id; this.tab("files"); } },
     ]);
   },
   isolate(id) {
@@ -276,6 +291,8 @@ const UI = {
   },
 
   // ---- keyboard ----
+  // viewKeys change only what this page shows: they work when locked.
+  viewKeys: new Set(["v", "b", "f", "m", "?", "Escape"]),
   onKey(ev) {
     const t = ev.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) {
@@ -309,6 +326,7 @@ const UI = {
     };
     const tabs = ["story", "findings", "files", "meta", "offsets", "metrics", "events", "branches", "script"];
     if (k >= "1" && k <= "9") { this.tab(tabs[Number(k) - 1]); return true; }
+    if (act[k] && this.lock && !this.viewKeys.has(k)) { this.locked(); return true; }
     if (act[k]) { act[k](); return true; }
     return false;
   },

@@ -95,7 +95,7 @@ const Lessons = {
     document.body.append(this.fileInput);
     document.addEventListener("keydown", (ev) => {
       if (ev.target && /INPUT|TEXTAREA/.test(ev.target.tagName)) return;
-      if (ev.key === "l" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); this.showIndex(); }
+      if (ev.key === "l" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); if (!UI.locked()) this.showIndex(); }
     });
     this.updateButton();
     // During an act step the clock stands still while the learner reads;
@@ -164,6 +164,7 @@ const Lessons = {
   guessLang(text) { return /[\u4e00-\u9fff]/.test(text.slice(0, 4000)) ? "zh" : "en"; },
 
   begin(l, source, step) {
+    if (UI.locked()) return; // a lesson loads its own cluster: not while watching a room
     this.lesson = l; this.source = source; this.view = "lesson";
     document.getElementById("panel").classList.add("lesson-on");
     this.save({ resume: true });

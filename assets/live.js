@@ -22,6 +22,17 @@ const Live = {
   lessonCache: {},
   pending: new Map(), // request id -> what to do with its reply
 
+  // lockText is why a watcher's controls are off (their tooltips, the
+  // bar, refused keys and menu items say it).
+  lockText: "The teacher drives this room; Fork to try it yourself.",
+  // driving are the page's controls that would drive the cluster: off for
+  // a watcher. What only changes this page's view (views, message
+  // toggles, the window, tabs, panels, stories, export, share, help)
+  // stays; the Classroom menu and the bar's buttons stay.
+  driving: ["#btn-start", "#btn-back", "#btn-play", "#btn-step", "#btn-end", "#speed", "#time",
+    "#act-produce", "#act-consumer", "#act-split", "#act-heal", "#act-set", "#console-in", "#lesson-btn",
+    '#scenario-dropdown [data-act="open"]', "#file-input", '#scenario-dropdown [data-act="restart"]', "#example-filter", "#example-list button"],
+
   call(name, ...args) { return kafkasim._call(name, ...args); },
   inRoom() { return this.status && this.status.live; },
   driver() { return this.inRoom() && this.status.role === "driver"; },
@@ -44,7 +55,9 @@ const Live = {
     document.addEventListener("click", (e) => { if (!e.target.closest("#class-menu")) this.menu.hidden = true; });
     document.addEventListener("keydown", (e) => {
       if (e.target && /INPUT|TEXTAREA|SELECT/.test(e.target.tagName)) return;
-      if (e.key === "c" && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); this.toggleMenu(); }
+      // c with a broker selected crashes it (controls.js): the menu only without one.
+      const broker = UI.selection && UI.selection.kind === "broker";
+      if (e.key === "c" && !broker && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); this.toggleMenu(); }
     });
     // In a room the URL says which (?room=CODE) and the session is the
     // room's: the page does not keep it as its own.
@@ -54,6 +67,9 @@ const Live = {
     kafkasim.onRestart(() => {
       if (this.code && this.status.live) { const code = this.code; this.status = { phase: "local" }; setTimeout(() => this.join(code), 0); }
     });
+    // The examples' list is drawn again as its filter changes: its buttons
+    // get the lock as they appear.
+    new MutationObserver(() => { if (UI.lock) this.applyLock(); }).observe(document.getElementById("example-list"), { childList: true });
     const persistNow = App.persistNow.bind(App);
     App.persistNow = (...a) => { if (!this.inRoom()) persistNow(...a); };
     // A timer, not animation frames: a teacher's page in a background tab
@@ -236,10 +252,35 @@ const Live = {
     el.textContent = st.phase === "live" ? (st.speed > 0 ? "live" : "paused by the teacher") + (lag > 500 ? ` (${fmtTime(lag)} behind)` : "") : st.phase;
   },
 
+  // applyLock turns the driving controls off, each saying why, while this
+  // page watches a room without its token, and back on otherwise (a
+  // fork, the teacher, leaving). A control's own title comes back.
+  applyLock() {
+    const why = this.inRoom() && !this.driver() ? this.lockText : "";
+    UI.lock = why;
+    document.body.classList.toggle("live-locked", !!why);
+    for (const el of document.querySelectorAll(this.driving.join(","))) {
+      if (why && !("lockTitle" in el.dataset)) {
+        el.dataset.lockTitle = el.title;
+        if (el.placeholder !== undefined) { el.dataset.lockPlaceholder = el.placeholder; el.placeholder = why; }
+        el.disabled = true;
+        el.title = why;
+      } else if (!why && "lockTitle" in el.dataset) {
+        el.disabled = false;
+        el.title = el.dataset.lockTitle;
+        if ("lockPlaceholder" in el.dataset) el.placeholder = el.dataset.lockPlaceholder;
+        delete el.dataset.lockTitle;
+        delete el.dataset.lockPlaceholder;
+      }
+    }
+    if (why) { const m = document.getElementById("menu"); if (!m.hidden && !m.querySelector(".menu-lock")) m.hidden = true; }
+  },
+
   // --- the bar under the timeline ------------------------------------------
   render() {
     const st = this.status;
     document.body.classList.toggle("live-on", !!st.live);
+    this.applyLock();
     if (!st.live) {
       if (!this.bar.hidden) document.getElementById("time-hint").textContent = this.localHint;
       this.bar.hidden = true;
@@ -255,7 +296,7 @@ const Live = {
       h("span", { id: "live-lag", class: "live-state" }, st.phase),
       h("span", { class: "live-role " + (teacher ? "drive" : "watch") }, teacher
         ? "You are the teacher: what you do here happens in every student's page."
-        : "You are watching: the teacher drives this cluster. Fork your own copy to try things yourself."),
+        : "You are watching: the teacher drives this room, so its controls are off here. Fork my own copy to try it yourself."),
       h("span", { class: "live-count" }, teacher
         ? (students === 0 ? "no students yet" : students === 1 ? "1 student" : students + " students")
         : (students <= 1 ? "only you so far" : `you and ${students - 1} other${students === 2 ? "" : "s"}`)),

@@ -120,8 +120,15 @@ func TestLiveClassroom(t *testing.T) {
 	if !strings.Contains(bar, "You are watching") || !strings.Contains(bar, "Fork my own copy") {
 		t.Fatalf("the student's bar: %q", bar)
 	}
+	student.checkLocked("in the room")
+	teacher.checkFree("the teacher's page")
+	student.front()
+	student.js(nil, `App.onCanvas({type: "click", kind: "broker", broker: 1, x: 420, y: 260}), true`)
+	student.shot("live-00-student-locked")
+	student.js(nil, `UI.closeMenus(), UI.select(null), true`)
 
 	t.Run("the student follows the teacher", func(t *testing.T) {
+		teacher, student := teacher.in(t), student.in(t)
 		teacher.js(nil, `UI.run("crash broker 2"), true`)
 		student.until("broker 2 crashed on the student's page", brokerState(2)+` === "crashed"`)
 		teacher.js(nil, `UI.run("produce p1 orders value=m2"), true`)
@@ -154,6 +161,7 @@ func TestLiveClassroom(t *testing.T) {
 	})
 
 	t.Run("a lesson and a prediction", func(t *testing.T) {
+		teacher, student := teacher.in(t), student.in(t)
 		teacher.js(nil, `Live.startLesson("architecture").then(() => true)`)
 		student.until("the lesson's first step", `!!Live.status.lesson && Live.status.lesson.step === 0`)
 		teacher.js(nil, `Live.runStep(), true`) // its cluster line: loaded in the room
@@ -174,8 +182,10 @@ func TestLiveClassroom(t *testing.T) {
 	})
 
 	t.Run("a fork diverges without touching the room, then back to live", func(t *testing.T) {
+		teacher, student := teacher.in(t), student.in(t)
 		student.js(nil, `document.getElementById("live-fork-btn").click(), true`)
 		student.until("local mode", `!Live.status.live && document.getElementById("live-fork") !== null`)
+		student.checkFree("the student's fork")
 		student.js(nil, `kafkasim.command("crash broker 3"), kafkasim.advance(3000), true`)
 		if s := student.str(brokerState(3)); s != "crashed" {
 			t.Fatalf("the fork's broker 3: %s", s)
@@ -201,6 +211,7 @@ func TestLiveClassroom(t *testing.T) {
 		}
 		student.js(nil, `document.querySelector("#live-fork button").click(), true`)
 		student.until("live again", `Live.status.phase === "live" && `+brokerState(3)+` === "up"`)
+		student.checkLocked("back in the live room")
 	})
 }
 
