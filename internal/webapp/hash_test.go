@@ -1,0 +1,53 @@
+package webapp
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHashedDirsCoverTheWasm: every package of this module that a wasm
+// target imports lies under a directory the build cache's key hashes, so
+// no change to what a wasm is built from can leave a stale one cached
+// (server/protocol was missing once: a new protocol field never reached
+// the page).
+func TestHashedDirsCoverTheWasm(t *testing.T) {
+	wd, _ := os.Getwd()
+	root, err := FindRoot(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}} {{.Dir}}{{end}}", "./wasm/...")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, dir, ok := strings.Cut(line, " ")
+		if !ok || !strings.HasPrefix(path, "github.com/kafkasim/kafkasim") {
+			continue // another module's: go.sum is hashed
+		}
+		n++
+		rel, err := filepath.Rel(root, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		covered := false
+		for _, d := range hashedDirs {
+			if rel == d || strings.HasPrefix(rel, d+string(filepath.Separator)) {
+				covered = true
+			}
+		}
+		if !covered {
+			t.Errorf("the wasm imports %s (%s), which the build cache's key does not hash", path, rel)
+		}
+	}
+	if n < 5 {
+		t.Fatalf("only %d of the module's packages in the wasm: go list said\n%s", n, out)
+	}
+}
