@@ -123,7 +123,7 @@ const UI = {
     if (this.lock) m.append(h("div", { class: "menu-lock" }, this.lock));
     for (const it of items) {
       if (!it) continue;
-      const locked = this.lock && !it.view; // an item marked view only shows something
+      const locked = !!this.lock && !it.view; // an item marked view only shows something
       m.append(h("button", { disabled: it.disabled || locked, title: locked ? this.lock : it.title || "", onclick: () => { this.closeMenus(); it.run(); } },
         h("span", {}, it.label), it.key ? h("kbd", {}, it.key) : null));
     }
