@@ -18,7 +18,8 @@ const Live = {
   code: "",         // the room followed (or forked from)
   forkedFrom: "",   // the room this page's own copy came from
   status: { phase: "local" },
-  lesson: null,     // teacher: the lesson being taught {l, i, ran}
+  lesson: null,     // teacher: the lesson being taught {l, i, ran, file}
+  ownError: "",     // teacher: why their own lesson file did not open
   lessonCache: {},
   pending: new Map(), // request id -> what to do with its reply
 
@@ -51,6 +52,14 @@ const Live = {
     this.bar = h("div", { id: "live-bar", hidden: true, "aria-live": "polite" });
     document.getElementById("timeline").after(this.bar);
     this.pane = h("section", { id: "class-pane", hidden: true, "aria-label": "classroom" });
+    this.ownInput = h("input", { type: "file", accept: ".md,text/markdown,text/plain", hidden: true, onchange: (ev) => {
+      const f = ev.target.files && ev.target.files[0];
+      ev.target.value = "";
+      if (!f) return;
+      if (f.size > 256 << 10) { this.ownError = "That file is over 256 KB: not a lesson. The room's lesson is unchanged."; this.render(); return; }
+      f.text().then((text) => this.startOwnLesson(text));
+    } });
+    document.body.append(this.ownInput);
     document.getElementById("panel").prepend(this.pane);
     document.addEventListener("click", (e) => { if (!e.target.closest("#class-menu")) this.menu.hidden = true; });
     document.addEventListener("keydown", (e) => {
@@ -350,22 +359,26 @@ const Live = {
     this.shownPred = key;
   },
 
-  // localLesson is the page's own copy of a bundled lesson (rendered
-  // narration), when the room's lesson is one.
-  localLesson(id) {
-    if (!id) return null;
+  // localLesson is the page's copy of the lesson a step is of (its
+  // narration rendered): a bundled one, or the room's own lesson file
+  // (rendered by the server's lesson parser), fetched once.
+  localLesson(ls) {
+    if (!ls || !ls.lesson) return null;
     const lang = (typeof Lessons !== "undefined" && Lessons.lang) || "en";
-    const key = lang + "/" + id;
+    const key = ls.file ? "room/" + this.code + "/" + ls.file : lang + "/" + ls.lesson;
     if (!(key in this.lessonCache)) {
       this.lessonCache[key] = null; // fetched once; the pane redraws when it comes
-      kafkasim.lessons.get(lang, id).then((l) => { this.lessonCache[key] = l; this.render(); }, () => {});
+      const got = ls.file
+        ? fetch("api/rooms/" + encodeURIComponent(this.code) + "/lesson?file=" + ls.file).then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))))
+        : kafkasim.lessons.get(lang, ls.lesson);
+      got.then((l) => { this.lessonCache[key] = l; this.render(); }, () => {});
     }
     return this.lessonCache[key];
   },
 
   studentLesson(ls) {
     if (!ls) return h("div", { class: "cp-body muted" }, "The teacher has not started a lesson. Watch the cluster: the events appear under the picture and in the Events tab.");
-    const l = this.localLesson(ls.lesson);
+    const l = this.localLesson(ls);
     const body = h("div", { class: "cp-body" },
       h("div", { class: "cp-title" }, ls.title || ls.lesson),
       h("div", { class: "ls-count" }, `Step ${ls.step + 1} of ${ls.steps || "?"}` + (ls.kind ? " · " + ls.kind : "")));
@@ -390,7 +403,9 @@ const Live = {
       const sel = h("select", { id: "cp-lesson" }, ...ix.map((s) => h("option", { value: s.id }, s.title)));
       box.append(h("div", { class: "cp-title" }, "Teach a lesson"),
         h("div", { class: "note" }, "Every student's page follows the step you show; predictions open for everyone."),
-        h("div", { class: "join-row" }, sel, h("button", { class: "primary", id: "cp-start", onclick: () => this.startLesson(sel.value) }, "Start")));
+        h("div", { class: "join-row" }, sel, h("button", { class: "primary", id: "cp-start", onclick: () => this.startLesson(sel.value) }, "Start")),
+        h("div", { class: "join-row" }, h("button", { id: "cp-own", title: "A lesson file of your own (Markdown, as docs/lessons.md describes): the server checks it, then you step it like a bundled one", onclick: () => this.ownInput.click() }, "Open my own lesson file…")));
+      if (this.ownError) box.append(h("div", { class: "ls-warn", id: "cp-own-error" }, this.ownError));
       return box;
     }
     const { l, i } = this.lesson;
@@ -411,6 +426,31 @@ const Live = {
     return box;
   },
 
+  // startOwnLesson makes a lesson file of the teacher's own the room's
+  // lesson (the server parses it with the bundled lessons' parser:
+  // server/lesson.go) and starts teaching it; a file that does not parse
+  // says its line in the pane and changes nothing.
+  async startOwnLesson(text) {
+    const token = sessionStorage.getItem(this.tokenKey(this.code)) || "";
+    const lang = /[\u4e00-\u9fff]/.test(String(text).slice(0, 4000)) ? "zh" : "en";
+    let f;
+    try {
+      const r = await fetch("api/rooms/" + encodeURIComponent(this.code) + "/lesson?lang=" + lang, { method: "PUT",
+        headers: { "Content-Type": "text/markdown", Authorization: "Bearer " + token }, body: String(text) });
+      f = await r.json().catch(() => ({ message: r.statusText }));
+      if (!r.ok) throw new Error(f.message || r.statusText);
+    } catch (e) {
+      this.ownError = "Your lesson file does not open: " + e.message + ". The room's lesson is unchanged.";
+      this.render();
+      return false;
+    }
+    this.ownError = "";
+    this.lessonCache["room/" + this.code + "/" + f.file] = f.lesson;
+    this.lesson = { l: f.lesson, i: 0, file: f.file };
+    this.showStep(0);
+    return true;
+  },
+
   async startLesson(id) {
     const lang = (typeof Lessons !== "undefined" && Lessons.lang) || "en";
     let l;
@@ -423,12 +463,12 @@ const Live = {
   // steps replayed at once), shows the step on every page and, for a
   // predict step, opens its question.
   showStep(i) {
-    const l = this.lesson.l;
+    const { l, file } = this.lesson;
     const st = l.steps[i];
-    this.lesson = { l, i, ran: false };
+    this.lesson = { l, i, ran: false, file };
     const script = kafkasim.lessons.replay(l, i);
     if (script) this.send({ type: "load", ksim: script, name: l.title, instant: true });
-    this.send({ type: "lesson", lesson: { lesson: l.id, step: i, steps: l.steps.length, title: l.title, kind: st.kind, text: plain(st.narration) } });
+    this.send({ type: "lesson", lesson: { lesson: l.id, step: i, steps: l.steps.length, title: l.title, kind: st.kind, text: plain(st.narration), file } });
     if (st.kind === "predict") {
       const correct = st.choices.findIndex((c) => c.correct);
       this.send({ type: "predict", question: plain(st.ask), choices: st.choices.map((c) => plain(c.label)), correct: correct >= 0 ? correct : undefined });
@@ -482,7 +522,7 @@ const Live = {
       if (st.answer === undefined || st.answer === null) box.append(h("div", { class: "note" }, "You did not answer this one."));
       else if (revealed.correct !== undefined && revealed.correct !== null) box.append(h("div", { class: "ls-verdict " + (st.answer === revealed.correct ? "ok" : "no") }, st.answer === revealed.correct ? "Right." : "Not quite: the answer is " + String.fromCharCode(65 + revealed.correct) + "."));
       // the lesson's explanation, when the page has the lesson
-      const ls = st.lesson, l = ls && this.localLesson(ls.lesson), step = l && l.steps[ls.step];
+      const ls = st.lesson, l = this.localLesson(ls), step = l && l.steps[ls.step];
       if (step && step.kind === "predict" && step.why) { const w = h("div", { class: "ls-why" }); w.innerHTML = step.why; box.append(w); }
     } else if (!teacher) box.append(h("div", { class: "note" }, st.answer === undefined || st.answer === null ? "Pick what you think will happen." : "Your answer is in; you can change it until the teacher reveals."));
     if (teacher && !revealed) box.append(h("button", { class: "primary", id: "cp-reveal", onclick: () => this.send({ type: "reveal" }) }, "Reveal the answers to the class"));

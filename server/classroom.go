@@ -95,6 +95,11 @@ func (cr *classroom) setLesson(c *conn, in protocol.In) {
 	step := *l
 	step.Type = protocol.TLesson
 	cr.mu.Lock()
+	if err := cr.checkLessonFile(&step); err != nil {
+		cr.mu.Unlock()
+		c.replyErr(in.ID, in.Type, protocol.ErrBadMessage, err.Error())
+		return
+	}
 	cr.lesson = &step
 	err := cr.broadcast(protocol.TLesson, step)
 	cr.mu.Unlock()

@@ -22,6 +22,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/rooms/{code}/history.ksim", s.withRoom(s.handleHistory))
 	m.HandleFunc("GET /api/rooms/{code}/snapshot", s.withRoom(s.handleSnapshot))
 	m.HandleFunc("GET /api/rooms/{code}/qr.svg", s.withRoom(s.handleQR))
+	m.HandleFunc("PUT /api/rooms/{code}/lesson", s.withRoom(s.handlePutLesson))
+	m.HandleFunc("GET /api/rooms/{code}/lesson", s.withRoom(s.handleGetLesson))
 	m.HandleFunc("POST /api/share", s.handleShare)
 	m.HandleFunc("GET /api/share/{id}", s.handleShared)
 	m.HandleFunc("GET /classroom", s.handleClassroom)

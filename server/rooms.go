@@ -41,6 +41,8 @@ type classroom struct {
 
 	mu       sync.Mutex
 	lesson   *protocol.Lesson
+	file     *roomLesson // the teacher's own lesson file (lesson.go)
+	fileSeq  int64
 	pred     *prediction
 	predSeq  int64
 	presence *time.Timer // a presence message is due

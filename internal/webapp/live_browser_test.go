@@ -181,6 +181,10 @@ func TestLiveClassroom(t *testing.T) {
 		student.shot("live-05-student-reveal")
 	})
 
+	t.Run("the teacher's own lesson file", func(t *testing.T) {
+		teachOwnLesson(t, teacher.in(t), student.in(t))
+	})
+
 	t.Run("a fork diverges without touching the room, then back to live", func(t *testing.T) {
 		teacher, student := teacher.in(t), student.in(t)
 		student.js(nil, `document.getElementById("live-fork-btn").click(), true`)

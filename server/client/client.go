@@ -45,12 +45,20 @@ type ReplyError struct{ Reply protocol.Error }
 func (e *ReplyError) Error() string { return fmt.Sprintf("%s: %s", e.Reply.Code, e.Reply.Message) }
 
 func (c *Client) do(ctx context.Context, method, path, ctype string, body []byte, out any) error {
+	return c.doAuth(ctx, method, path, ctype, "", body, out)
+}
+
+// doAuth is do with a room's control token (when not empty).
+func (c *Client) doAuth(ctx context.Context, method, path, ctype, token string, body []byte, out any) error {
 	req, err := http.NewRequestWithContext(ctx, method, c.Base+path, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
@@ -128,6 +136,19 @@ func (c *Client) Shared(ctx context.Context, id string) (string, error) {
 	var s string
 	err := c.do(ctx, "GET", "/api/share/"+url.PathEscape(id), "", nil, &s)
 	return s, err
+}
+
+// PutLesson makes a lesson file (Markdown, docs/lessons.md, in language
+// lang) the room's own lesson; it needs the room's token. A file that does
+// not parse is a *ReplyError whose message starts with "line N:".
+func (c *Client) PutLesson(ctx context.Context, code, token, markdown, lang string) (protocol.LessonFile, error) {
+	var f protocol.LessonFile
+	path := "/api/rooms/" + url.PathEscape(code) + "/lesson"
+	if lang != "" {
+		path += "?lang=" + url.QueryEscape(lang)
+	}
+	err := c.doAuth(ctx, "PUT", path, "text/markdown", token, []byte(markdown), &f)
+	return f, err
 }
 
 // wsURL is the room's websocket URL.

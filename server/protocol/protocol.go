@@ -233,6 +233,21 @@ type Lesson struct {
 	Title  string `json:"title,omitempty"`
 	Kind   string `json:"kind,omitempty"`
 	Text   string `json:"text,omitempty"`
+	// File is the version of the room's own lesson file this step is of
+	// (GET /api/rooms/CODE/lesson?file=N: the parsed lesson, which pages
+	// show as they show a bundled one); 0 for a bundled lesson.
+	File int64 `json:"file,omitempty"`
+}
+
+// LessonFile answers a teacher's PUT /api/rooms/CODE/lesson: the file's
+// version in the room, the lesson's id, title and step count, and the
+// parsed lesson (package lessons' Lesson as JSON).
+type LessonFile struct {
+	File   int64           `json:"file"`
+	ID     string          `json:"id"`
+	Title  string          `json:"title"`
+	Steps  int             `json:"steps"`
+	Lesson json.RawMessage `json:"lesson"`
 }
 
 // Prediction is an open question: students answer with a choice's index.
