@@ -109,7 +109,9 @@ const defaultSettleMs = 5 * 60 * 1000
 
 // settle starts an operation that completes when nothing is in flight:
 // producers have nothing pending, every reachable live follower has caught
-// up with its leader, and groups are stable. It fails, naming what is
+// up with its leader, every live broker the controller reaches has each
+// partition's current leader epoch in its metadata cache, and groups are
+// stable. It fails, naming what is
 // still busy, if that takes more than Max ms (0: 5 minutes).
 func (c *Cluster) settle(x Settle) error {
 	maxMs := x.Max
@@ -172,7 +174,11 @@ func (c *Cluster) busyWhy(explain bool) string {
 	}
 	for _, t := range c.order {
 		for _, p := range t.parts {
-			if w := c.partitionBusy(p, explain); w != "" {
+			w := c.partitionBusy(p, explain)
+			if w == "" {
+				w = c.metadataBusy(p, explain)
+			}
+			if w != "" {
 				if !explain {
 					return "busy"
 				}
@@ -184,6 +190,32 @@ func (c *Cluster) busyWhy(explain bool) string {
 		}
 	}
 	return strings.Join(why, "; ")
+}
+
+// metadataBusy reports a live broker the controller can reach whose
+// metadata cache does not have partition p's current leader epoch yet
+// (a LeaderAndIsr or UpdateMetadata lost to a split waits for the
+// controller's resend). Such a broker answers clients' Metadata requests
+// with the old leader or without a new partition, and a consumer group
+// leader that reads it assigns without that partition until its next
+// metadata refresh (metadata.max.age.ms): the cluster has not settled.
+func (c *Cluster) metadataBusy(p *Partition, explain bool) string {
+	ctrl := c.md.ctrlNode()
+	if ctrl == nil {
+		return ""
+	}
+	for _, b := range c.brokers {
+		if b.state != stateUp || !c.md.live(b.ID) || c.net.cut(ctrl, b.node) {
+			continue
+		}
+		if st, ok := b.cache[p]; !ok || st.epoch < p.state.epoch {
+			if !explain {
+				return "busy"
+			}
+			return fmt.Sprintf("broker %d's metadata for %s is not current yet", b.ID, p.Name)
+		}
+	}
+	return ""
 }
 
 // partitionBusy reports a live, reachable follower still catching up with
