@@ -208,7 +208,7 @@ func TestLiveFollowsOutsideClients(t *testing.T) {
 
 	// The picture now: franz-go's box and labelled messages, the
 	// ZooKeeper client's box with its session and its labelled reads.
-	sc, err := f.e.Scene(SceneOptions{View: scene.ViewBoth, Span: 12})
+	sc, err := f.e.Scene(SceneOptions{View: scene.ViewBoth, Span: 5000}) // a few of the client's heartbeats and fetches: at 1x a message is in flight about 2 ms
 	if err != nil {
 		t.Fatal(err)
 	}
