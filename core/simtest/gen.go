@@ -110,8 +110,9 @@ const (
 const (
 	settleMax   = 3 * 60_000
 	consumeMs   = 5_000
-	registerMs  = 10_000 // > zookeeper.session.timeout.ms (zkSessionMs) + a register retry
-	zkSessionMs = "6000" // ZooKeeper mode: the 0.8-2.4 default, so expiries come soon
+	registerMs  = 10_000             // > zookeeper.session.timeout.ms (zkSessionMs) + a register retry
+	alterCalmMs = registerMs + 2_000 // every broker registered again, KRaft's 2 s registration retry included
+	zkSessionMs = "6000"             // ZooKeeper mode: the 0.8-2.4 default, so expiries come soon
 )
 
 type topicInfo struct {

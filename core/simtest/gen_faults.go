@@ -55,9 +55,13 @@ func (g *gen) step() {
 		g.consumerOp()
 	case 8:
 		// Adding partitions needs RF registered brokers: only when
-		// everything has been up and whole for a while.
+		// everything has been up and whole for a while. A KRaft broker
+		// restarted within its old session (broker.session.timeout.ms,
+		// 9 s) retries its registration every 2 s, so it can take
+		// registerMs and one more retry (seed 42017334: INVALID_
+		// REPLICATION_FACTOR 6 ms before broker 3 was back).
 		t := &g.topics[r.Intn(len(g.topics))]
-		if t.parts < 4 && g.calmMs >= registerMs {
+		if t.parts < 4 && g.calmMs >= alterCalmMs {
 			t.parts++
 			g.add(core.AlterTopic{Topic: t.name, Partitions: t.parts})
 		} else {
