@@ -45,15 +45,19 @@ type Consumer struct {
 	next      map[*Partition]int64 // the application's position: next offset poll returns (what commits store)
 	session   int                  // bumped when positions are reset or the assignment changes
 	resetting map[*Partition]bool
-	failed    map[*Partition]string // auto.offset.reset=none: why poll cannot use p's position (consumer_offset_fetcher.go)
-	pollErr   string                // the exception the current poll throws, "" if none
-	fetching  map[int]bool          // broker -> fetch in flight
-	fetchSeq  map[int]int
-	buffer    []bufRecord        // fetched, not yet returned by poll (poll=manual)
-	buffered  map[*Partition]int // records of each partition in buffer
-	lastPoll  int64
-	polled    int // records returned by polls so far
-	member    membership
+	// dropped counts, per partition, the times it left the assignment: a
+	// ListOffsets sent before is stale when it comes back (the partition
+	// is no longer awaiting that reset).
+	dropped  map[*Partition]int
+	failed   map[*Partition]string // auto.offset.reset=none: why poll cannot use p's position (consumer_offset_fetcher.go)
+	pollErr  string                // the exception the current poll throws, "" if none
+	fetching map[int]bool          // broker -> fetch in flight
+	fetchSeq map[int]int
+	buffer   []bufRecord        // fetched, not yet returned by poll (poll=manual)
+	buffered map[*Partition]int // records of each partition in buffer
+	lastPoll int64
+	polled   int // records returned by polls so far
+	member   membership
 }
 
 // membership is a group consumer's side of its group: the classic group
@@ -98,7 +102,7 @@ func (c *Cluster) newConsumer(cmd NewConsumer) error {
 		return fmt.Errorf("consumer %s: KafkaException: Failed to construct kafka consumer: IllegalArgumentException: Heartbeat must be set lower than the session timeout (heartbeat.interval.ms=%d, session.timeout.ms=%d)", cmd.Name, conf.heartbeatMs, conf.sessionMs)
 	}
 	k := &Consumer{c: c, Name: cmd.Name, Group: cmd.Group, conf: conf, alive: true, pos: map[*Partition]int64{},
-		resetting: map[*Partition]bool{}, failed: map[*Partition]string{}, buffered: map[*Partition]int{}, fetching: map[int]bool{}, fetchSeq: map[int]int{}, lastPoll: c.now,
+		resetting: map[*Partition]bool{}, dropped: map[*Partition]int{}, failed: map[*Partition]string{}, buffered: map[*Partition]int{}, fetching: map[int]bool{}, fetchSeq: map[int]int{}, lastPoll: c.now,
 		next: map[*Partition]int64{}, topics: cmd.Topics}
 	k.node = c.net.add(cmd.Name, nil)
 	k.meta = newMetaView(c, k.node, s, k.onMetadata, func() bool { return k.alive })
@@ -182,6 +186,12 @@ func (k *Consumer) setAssignment(parts []*Partition) {
 	for p := range k.failed {
 		if !keep[p] {
 			delete(k.failed, p)
+		}
+	}
+	for _, p := range k.assigned {
+		if !keep[p] {
+			k.dropped[p]++
+			delete(k.resetting, p)
 		}
 	}
 	k.session++

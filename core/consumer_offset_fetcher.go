@@ -36,6 +36,7 @@ func (k *Consumer) resetPosition(p *Partition) {
 		return
 	}
 	k.resetting[p] = true
+	dropped := k.dropped[p]
 	retry := func() {
 		delete(k.resetting, p)
 		k.after(k.conf.backoff, k.pump)
@@ -48,6 +49,13 @@ func (k *Consumer) resetPosition(p *Partition) {
 		res := b.handleListOffsets(listOffsetsReq{parts: []listOffsetsPart{{p: p, timestamp: ts}}})[0]
 		off, errName := res.offset, res.err
 		k.reply(b, "ListOffsetsResponse", func() {
+			if k.dropped[p] != dropped {
+				// SubscriptionState.maybeSeekUnvalidated: the partition
+				// left the assignment since (revoked or lost); assigned
+				// again, it is initializing, not awaiting this reset,
+				// and starts from its committed offset.
+				return
+			}
 			if errName != "" || !k.owns(p) {
 				if errName != "" {
 					k.meta.refresh()
