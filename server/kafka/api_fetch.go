@@ -16,6 +16,7 @@ package kafka
 
 import (
 	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/internal/recordbatch"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -52,6 +53,7 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			return resp
 		}
 		byTopic := map[string]int{}
+		toClient := cx.s.clock.toClient
 		for _, p := range rep.Fetch.Partitions {
 			i, ok := byTopic[p.Topic]
 			if !ok {
@@ -66,8 +68,9 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = p.HighWatermark, p.LastStableOffset, p.LogStartOffset
 			rp.PreferredReadReplica = -1
 			recs := make([]byte, 0, batchesBytes(p.Batches)) // never null: librdkafka rejects a null record set
-			for _, b := range p.Batches {
-				recs = appendBatch(recs, fetchedBatch(&cx.s.clock, b))
+			for i := range p.Batches {
+				b := fetchedBatch(&p.Batches[i])
+				recs = recordbatch.Append(recs, &b, toClient)
 			}
 			rp.RecordBatches = recs
 			resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, rp)
@@ -76,7 +79,7 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	}}, nil
 }
 
-// batchesBytes is about what appendBatch writes for bs (exact for keys
+// batchesBytes is about what recordbatch.Append writes for bs (exact for keys
 // and values, a bound for the varints), so the response's records are
 // written into one buffer that does not grow.
 func batchesBytes(bs []core.FetchedBatch) int {

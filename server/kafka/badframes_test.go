@@ -10,6 +10,7 @@ import (
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/log"
+	"github.com/kafkasim/kafkasim/internal/recordbatch"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -129,7 +130,7 @@ func FuzzRequest(f *testing.F) {
 	md.Version = 9
 	f.Add(frame(3, 9, 1, md.AppendTo(nil))[4:])
 	f.Add(frame(18, 3, 1, []byte{0, 0, 0})[4:])
-	f.Add(frame(0, 3, 1, produceV3(nil, appendBatch(nil, outBatch{Records: []log.Record{{Value: "v"}}})))[4:])
+	f.Add(frame(0, 3, 1, produceV3(nil, encode(recordbatch.Batch{Records: []log.Record{{Value: "v"}}})))[4:])
 	for key := int16(0); key < 24; key++ {
 		f.Add(frame(key, 4, 1, nil)[4:])
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/log"
+	"github.com/kafkasim/kafkasim/internal/recordbatch"
 )
 
 // wireBatch is one v2 record batch from a Produce request, decoded into
@@ -22,8 +23,6 @@ type wireBatch struct {
 	Codec         int
 	Records       []log.Record
 }
-
-var crc32c = crc32.MakeTable(crc32.Castagnoli)
 
 // batchHeaderBytes is the v2 batch header after the 12-byte
 // FirstOffset+Length prefix: everything up to the records.
@@ -59,7 +58,7 @@ func decodeBatches(b []byte) ([]wireBatch, error) {
 		}
 		raw := b[:12+length]
 		b = b[12+length:]
-		if crc32.Checksum(raw[21:], crc32c) != binary.BigEndian.Uint32(raw[17:]) {
+		if crc32.Checksum(raw[recordbatch.CRCStart:], recordbatch.CRC32C) != binary.BigEndian.Uint32(raw[17:]) {
 			return nil, fmt.Errorf("%w: CRC mismatch", errCorrupt)
 		}
 		wb, err := decodeBatch(raw)
@@ -223,119 +222,12 @@ func span(s string, pos int, n int64) (string, int, bool) {
 	return s[pos : pos+int(n)], pos + int(n), true
 }
 
-// outBatch is what a Fetch returns for one stored batch. Timestamps are
-// the client's (Unix ms): Timestamp the first (each record's is it plus
-// the record's TimestampDelta), MaxTimestamp the header's max;
-// LogAppendTime sets the timestampType bit.
-type outBatch struct {
-	BaseOffset    int64
-	LeaderEpoch   int32
-	ProducerID    int64
-	ProducerEpoch int16
-	BaseSequence  int32
-	Timestamp     int64
-	MaxTimestamp  int64
-	LogAppendTime bool
-	Records       []log.Record
-}
-
-// attrLogAppendTime is the batch attributes' timestampType bit.
-const attrLogAppendTime = 0x08
-
-// appendBatch encodes a stored batch as a v2 record batch, uncompressed
-// (the simulated log keeps records uncompressed; clients accept any
-// codec), with its CRC, straight from the core's records into dst: no
-// allocation per record. The bytes are those DefaultRecordBatch writes
-// (records_test.go checks them against kmsg's encoder).
-func appendBatch(dst []byte, ob outBatch) []byte {
-	start := len(dst)
-	dst = binary.BigEndian.AppendUint64(dst, uint64(ob.BaseOffset))
-	dst = binary.BigEndian.AppendUint32(dst, 0) // length, below
-	dst = binary.BigEndian.AppendUint32(dst, uint32(ob.LeaderEpoch))
-	dst = append(dst, 2)                        // magic
-	dst = binary.BigEndian.AppendUint32(dst, 0) // CRC, below
-	attrs := uint16(0)
-	if ob.LogAppendTime {
-		attrs |= attrLogAppendTime
-	}
-	dst = binary.BigEndian.AppendUint16(dst, attrs)
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(ob.Records)-1))
-	dst = binary.BigEndian.AppendUint64(dst, uint64(ob.Timestamp))
-	dst = binary.BigEndian.AppendUint64(dst, uint64(ob.MaxTimestamp))
-	dst = binary.BigEndian.AppendUint64(dst, uint64(ob.ProducerID))
-	dst = binary.BigEndian.AppendUint16(dst, uint16(ob.ProducerEpoch))
-	dst = binary.BigEndian.AppendUint32(dst, uint32(ob.BaseSequence))
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(ob.Records)))
-	for i := range ob.Records {
-		dst = appendRecord(dst, &ob.Records[i], int64(i))
-	}
-	binary.BigEndian.PutUint32(dst[start+8:], uint32(len(dst)-start-12))
-	binary.BigEndian.PutUint32(dst[start+17:], crc32.Checksum(dst[start+21:], crc32c))
-	return dst
-}
-
-// appendRecord writes one record (DefaultRecord.writeTo): its body's
-// length, then the body.
-func appendRecord(dst []byte, r *log.Record, offsetDelta int64) []byte {
-	body := 1 + varintLen(r.TimestampDelta) + varintLen(offsetDelta) + varintLen(int64(len(r.Value))) + len(r.Value) +
-		varintLen(int64(len(r.Headers)))
-	if r.HasKey {
-		body += varintLen(int64(len(r.Key))) + len(r.Key)
-	} else {
-		body += varintLen(-1)
-	}
-	for i := range r.Headers {
-		h := &r.Headers[i]
-		body += varintLen(int64(len(h.Key))) + len(h.Key)
-		if h.Null {
-			body += varintLen(-1)
-		} else {
-			body += varintLen(int64(len(h.Value))) + len(h.Value)
-		}
-	}
-	dst = binary.AppendVarint(dst, int64(body))
-	dst = append(dst, 0) // attributes
-	dst = binary.AppendVarint(dst, r.TimestampDelta)
-	dst = binary.AppendVarint(dst, offsetDelta)
-	if r.HasKey {
-		dst = binary.AppendVarint(dst, int64(len(r.Key)))
-		dst = append(dst, r.Key...)
-	} else {
-		dst = binary.AppendVarint(dst, -1)
-	}
-	dst = binary.AppendVarint(dst, int64(len(r.Value)))
-	dst = append(dst, r.Value...)
-	dst = binary.AppendVarint(dst, int64(len(r.Headers)))
-	for i := range r.Headers {
-		h := &r.Headers[i]
-		dst = binary.AppendVarint(dst, int64(len(h.Key)))
-		dst = append(dst, h.Key...)
-		if h.Null {
-			dst = binary.AppendVarint(dst, -1)
-		} else {
-			dst = binary.AppendVarint(dst, int64(len(h.Value)))
-			dst = append(dst, h.Value...)
-		}
-	}
-	return dst
-}
-
-// varintLen is the length of v's zig-zag varint.
-func varintLen(v int64) int {
-	u := uint64(v<<1) ^ uint64(v>>63)
-	n := 1
-	for u >= 0x80 {
-		u >>= 7
-		n++
-	}
-	return n
-}
-
-// fetchedBatch is a stored batch as a Fetch returns it, timestamps on
-// the client's clock. The records are the core's, shared, not copied
-// (a stored batch never changes).
-func fetchedBatch(k *brokerClock, b core.FetchedBatch) outBatch {
-	return outBatch{BaseOffset: b.BaseOffset, LeaderEpoch: b.PartitionLeaderEpoch, ProducerID: b.ProducerID,
-		ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: k.toClient(b.Timestamp),
-		MaxTimestamp: k.toClient(b.MaxTimestamp), LogAppendTime: b.LogAppendTime, Records: b.Records}
+// fetchedBatch is a stored batch as a Fetch encodes it (timestamps on
+// the core's clock: the caller maps them with brokerClock.toClient). The
+// records are the core's, shared, not copied (a stored batch never
+// changes).
+func fetchedBatch(b *core.FetchedBatch) recordbatch.Batch {
+	return recordbatch.Batch{BaseOffset: b.BaseOffset, LeaderEpoch: b.PartitionLeaderEpoch, ProducerID: b.ProducerID,
+		ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: b.Timestamp,
+		MaxTimestamp: b.MaxTimestamp, LogAppendTime: b.LogAppendTime, Records: b.Records}
 }

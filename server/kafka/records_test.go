@@ -13,6 +13,7 @@ import (
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/log"
+	"github.com/kafkasim/kafkasim/internal/recordbatch"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
@@ -20,10 +21,10 @@ import (
 )
 
 func TestBatchRoundTrip(t *testing.T) {
-	in := outBatch{BaseOffset: 42, LeaderEpoch: 3, ProducerID: 7, ProducerEpoch: 1, BaseSequence: 10, Timestamp: 1000,
+	in := recordbatch.Batch{BaseOffset: 42, LeaderEpoch: 3, ProducerID: 7, ProducerEpoch: 1, BaseSequence: 10, Timestamp: 1000,
 		Records: []log.Record{{Key: "k", HasKey: true, Value: "v1"},
 			{Value: "v2", TimestampDelta: 5, Headers: []log.Header{{Key: "h", Value: "x"}}}}}
-	b := appendBatch(nil, in)
+	b := encode(in)
 	got, err := decodeBatches(b)
 	if err != nil {
 		t.Fatal(err)
@@ -41,6 +42,10 @@ func TestBatchRoundTrip(t *testing.T) {
 		t.Fatal("corrupted batch decoded")
 	}
 }
+
+// encode is recordbatch.Append of b into a new slice, timestamps as
+// they are.
+func encode(b recordbatch.Batch) []byte { return recordbatch.Append(nil, &b, nil) }
 
 // compressBatch rewrites a batch's records section with codec, as a
 // producer does.
@@ -69,12 +74,12 @@ func compressBatch(t *testing.T, b []byte, codec int) []byte {
 	rb.Attributes = int16(codec)
 	rb.Length = int32(batchHeaderBytes + len(rb.Records))
 	out := rb.AppendTo(nil)
-	binary.BigEndian.PutUint32(out[17:], crc32.Checksum(out[21:], crc32c))
+	binary.BigEndian.PutUint32(out[17:], crc32.Checksum(out[21:], recordbatch.CRC32C))
 	return out
 }
 
 func TestDecompressCodecs(t *testing.T) {
-	plain := appendBatch(nil, outBatch{Timestamp: 5, ProducerID: -1, BaseSequence: -1,
+	plain := encode(recordbatch.Batch{Timestamp: 5, ProducerID: -1, BaseSequence: -1,
 		Records: []log.Record{{Value: strings.Repeat("abc", 100)}, {Value: "z", TimestampDelta: 1}}})
 	for _, codec := range []int{codecGzip, codecSnappy, codecLZ4, codecZstd} {
 		got, err := decodeBatches(compressBatch(t, plain, codec))
@@ -99,7 +104,7 @@ func TestDecompressCodecs(t *testing.T) {
 }
 
 func TestDecodeRejects(t *testing.T) {
-	plain := appendBatch(nil, outBatch{Timestamp: 5, Records: []log.Record{{Value: "v"}}})
+	plain := encode(recordbatch.Batch{Timestamp: 5, Records: []log.Record{{Value: "v"}}})
 	old := append([]byte{}, plain...)
 	old[16] = 1
 	cases := map[string][]byte{
@@ -116,7 +121,7 @@ func TestDecodeRejects(t *testing.T) {
 }
 
 func FuzzDecodeBatches(f *testing.F) {
-	f.Add(appendBatch(nil, outBatch{Timestamp: 5, Records: []log.Record{{Value: "v"}}}))
+	f.Add(encode(recordbatch.Batch{Timestamp: 5, Records: []log.Record{{Value: "v"}}}))
 	f.Fuzz(func(t *testing.T, b []byte) { decodeBatches(b) })
 }
 
@@ -134,7 +139,8 @@ func TestStoredBatchSize(t *testing.T) {
 	k.offset.Store(1_699_000_000_000)
 	bt := &log.Batch{BaseOffset: 5, Timestamp: k.toCore(1_700_000_000_000), Records: recs}
 	fb := core.FetchedBatch{BaseOffset: 5, Timestamp: bt.Timestamp, MaxTimestamp: bt.MaxTimestamp(), Records: bt.Records}
-	enc := appendBatch(nil, fetchedBatch(&k, fb))
+	ob := fetchedBatch(&fb)
+	enc := recordbatch.Append(nil, &ob, k.toClient)
 	if bt.Size() != len(enc) {
 		t.Errorf("Batch.Size %d, encoded batch %d bytes", bt.Size(), len(enc))
 	}
@@ -151,9 +157,9 @@ func TestStoredBatchSize(t *testing.T) {
 }
 
 // kmsgBatch encodes recs with kmsg's encoders, record by record, as the
-// protocol layer once did: the reference appendBatch must match byte for
+// protocol layer once did: the reference recordbatch.Append must match byte for
 // byte.
-func kmsgBatch(ob outBatch) []byte {
+func kmsgBatch(ob recordbatch.Batch) []byte {
 	var recs []byte
 	for i, r := range ob.Records {
 		kr := kmsg.Record{TimestampDelta64: r.TimestampDelta, OffsetDelta: int32(i), Value: []byte(r.Value)}
@@ -177,10 +183,10 @@ func kmsgBatch(ob outBatch) []byte {
 		ProducerID: ob.ProducerID, ProducerEpoch: ob.ProducerEpoch, FirstSequence: ob.BaseSequence,
 		NumRecords: int32(len(ob.Records)), Records: recs, Length: int32(batchHeaderBytes + len(recs))}
 	if ob.LogAppendTime {
-		rb.Attributes |= attrLogAppendTime
+		rb.Attributes |= recordbatch.AttrLogAppendTime
 	}
 	out := rb.AppendTo(nil)
-	binary.BigEndian.PutUint32(out[17:], crc32.Checksum(out[21:], crc32c))
+	binary.BigEndian.PutUint32(out[17:], crc32.Checksum(out[21:], recordbatch.CRC32C))
 	return out
 }
 
@@ -193,7 +199,7 @@ func TestBatchCodecMatchesKmsg(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	str := func(n int) string { return strings.Repeat(string(rune('a'+rng.IntN(26))), n) }
 	for trial := 0; trial < 200; trial++ {
-		ob := outBatch{BaseOffset: rng.Int64N(1 << 40), LeaderEpoch: rng.Int32N(100), ProducerID: rng.Int64N(1000) - 1,
+		ob := recordbatch.Batch{BaseOffset: rng.Int64N(1 << 40), LeaderEpoch: rng.Int32N(100), ProducerID: rng.Int64N(1000) - 1,
 			ProducerEpoch: int16(rng.IntN(5)), BaseSequence: rng.Int32N(1 << 30), Timestamp: 1_700_000_000_000 + rng.Int64N(1<<30),
 			LogAppendTime: trial%7 == 0}
 		ob.MaxTimestamp = ob.Timestamp + rng.Int64N(1000)
@@ -214,9 +220,9 @@ func TestBatchCodecMatchesKmsg(t *testing.T) {
 			ob.Records = append(ob.Records, r)
 		}
 		want := kmsgBatch(ob)
-		got := appendBatch([]byte("prefix"), ob)
+		got := recordbatch.Append([]byte("prefix"), &ob, nil)
 		if !bytes.Equal(got[6:], want) {
-			t.Fatalf("trial %d: appendBatch differs from kmsg's encoding", trial)
+			t.Fatalf("trial %d: recordbatch.Append differs from kmsg's encoding", trial)
 		}
 		dec, err := decodeBatches(want)
 		if err != nil {
@@ -233,16 +239,16 @@ func TestBatchCodecMatchesKmsg(t *testing.T) {
 // CORRUPT_MESSAGE here too: a record whose fields do not fill its length
 // exactly, a null header key, a count of records the bytes cannot hold.
 func TestDecodeRecordRejects(t *testing.T) {
-	base := outBatch{Timestamp: 5, ProducerID: -1, BaseSequence: -1, Records: []log.Record{{Value: "v"}}}
+	base := recordbatch.Batch{Timestamp: 5, ProducerID: -1, BaseSequence: -1, Records: []log.Record{{Value: "v"}}}
 	rewrite := func(recs []byte, n int32) []byte {
-		b := appendBatch(nil, base)
+		b := encode(base)
 		b = append(b[:61], recs...)
 		binary.BigEndian.PutUint32(b[8:], uint32(len(b)-12))
 		binary.BigEndian.PutUint32(b[57:], uint32(n))
-		binary.BigEndian.PutUint32(b[17:], crc32.Checksum(b[21:], crc32c))
+		binary.BigEndian.PutUint32(b[17:], crc32.Checksum(b[21:], recordbatch.CRC32C))
 		return b
 	}
-	good := appendBatch(nil, base)[61:]
+	good := encode(base)[61:]
 	if _, err := decodeBatches(rewrite(good, 1)); err != nil {
 		t.Fatalf("the unchanged record: %v", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/kafkasim/kafkasim/core/log"
-	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/kafkasim/kafkasim/internal/recordbatch"
 )
 
 // Kafka's on-disk formats, as the broker writes them (apache/kafka 3.9):
@@ -32,15 +32,15 @@ import (
 
 // Sizes and limits of the formats.
 const (
-	batchOverhead   = 61 // DefaultRecordBatch.RECORD_BATCH_OVERHEAD
-	logOverhead     = 12 // Records.LOG_OVERHEAD: baseOffset + batchLength
+	batchOverhead   = recordbatch.Overhead
+	logOverhead     = recordbatch.LogOverhead
 	headerUpToMagic = 17 // Records.HEADER_SIZE_UP_TO_MAGIC
 	indexEntryBytes = 8
 	timeEntryBytes  = 12
-	attrLogAppend   = 0x08 // attributes: timestampType LogAppendTime
+	attrLogAppend   = recordbatch.AttrLogAppendTime
 )
 
-var crc32c = crc32.MakeTable(crc32.Castagnoli)
+var crc32c = recordbatch.CRC32C
 
 // segmentName is LogFileUtils.filenamePrefixFromOffset: the base offset
 // zero-padded to 20 digits.
@@ -49,125 +49,16 @@ func segmentName(base int64) string { return fmt.Sprintf("%020d", base) }
 // toDisk maps a core timestamp (virtual ms) to the Unix ms stored on disk.
 type toDisk func(int64) int64
 
-// appendBatch encodes b as Kafka writes it to a segment: uncompressed
-// message format v2 with its CRC, timestamps on the clients' clock (the
-// core keeps records uncompressed, so the bytes are exactly b.Size()
-// long and sit at the positions the core computed). It allocates nothing
-// beyond dst's growth; TestAppendBatchMatchesKmsg checks it against
-// franz-go's encoder.
+// appendBatch encodes b as Kafka writes it to a segment
+// (recordbatch.Append): uncompressed message format v2 with its CRC,
+// timestamps on the clients' clock (the core keeps records uncompressed,
+// so the bytes are exactly b.Size() long and sit at the positions the
+// core computed).
 func appendBatch(dst []byte, b *log.Batch, ts toDisk) []byte {
-	start := len(dst)
-	dst = binary.BigEndian.AppendUint64(dst, uint64(b.BaseOffset))
-	dst = binary.BigEndian.AppendUint32(dst, 0) // batchLength, below
-	dst = binary.BigEndian.AppendUint32(dst, uint32(b.Epoch))
-	dst = append(dst, 2)                        // magic
-	dst = binary.BigEndian.AppendUint32(dst, 0) // crc, below
-	attrs := uint16(0)
-	if b.LogAppendTime {
-		attrs |= attrLogAppend
-	}
-	dst = binary.BigEndian.AppendUint16(dst, attrs)
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(b.Records)-1))
-	dst = binary.BigEndian.AppendUint64(dst, uint64(ts(b.Timestamp)))
-	dst = binary.BigEndian.AppendUint64(dst, uint64(ts(b.MaxTimestamp())))
-	dst = binary.BigEndian.AppendUint64(dst, uint64(b.ProducerID))
-	dst = binary.BigEndian.AppendUint16(dst, uint16(b.ProducerEpoch))
-	dst = binary.BigEndian.AppendUint32(dst, uint32(b.BaseSequence))
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(b.Records)))
-	for i := range b.Records {
-		dst = appendRecord(dst, &b.Records[i], i)
-	}
-	binary.BigEndian.PutUint32(dst[start+8:], uint32(len(dst)-start-logOverhead))
-	binary.BigEndian.PutUint32(dst[start+17:], crc32.Checksum(dst[start+21:], crc32c))
-	return dst
-}
-
-// appendRecord is DefaultRecord.writeTo: a varint length, then
-// attributes, timestamp delta, offset delta, key (-1: null), value,
-// headers (a null value's length is -1), all zig-zag varints.
-func appendRecord(dst []byte, r *log.Record, offsetDelta int) []byte {
-	n := 1 + varlen(r.TimestampDelta) + varlen(int64(offsetDelta)) + bytesLen(r.Key, !r.HasKey) + bytesLen(r.Value, false) + varlen(int64(len(r.Headers)))
-	for _, h := range r.Headers {
-		n += bytesLen(h.Key, false) + bytesLen(h.Value, h.Null)
-	}
-	dst = binary.AppendVarint(dst, int64(n))
-	dst = append(dst, 0)
-	dst = binary.AppendVarint(dst, r.TimestampDelta)
-	dst = binary.AppendVarint(dst, int64(offsetDelta))
-	dst = appendBytes(dst, r.Key, !r.HasKey)
-	dst = appendBytes(dst, r.Value, false)
-	dst = binary.AppendVarint(dst, int64(len(r.Headers)))
-	for _, h := range r.Headers {
-		dst = appendBytes(dst, h.Key, false)
-		dst = appendBytes(dst, h.Value, h.Null)
-	}
-	return dst
-}
-
-func appendBytes(dst []byte, s string, null bool) []byte {
-	if null {
-		return binary.AppendVarint(dst, -1)
-	}
-	return append(binary.AppendVarint(dst, int64(len(s))), s...)
-}
-
-func bytesLen(s string, null bool) int {
-	if null {
-		return 1
-	}
-	return varlen(int64(len(s))) + len(s)
-}
-
-// varlen is the length of v as a zig-zag varint.
-func varlen(v int64) int {
-	u := uint64(v<<1) ^ uint64(v>>63)
-	n := 1
-	for u >= 0x80 {
-		u >>= 7
-		n++
-	}
-	return n
-}
-
-// appendBatchKmsg encodes b with franz-go's kmsg: the reference the
-// hand encoder is tested against.
-func appendBatchKmsg(dst []byte, b *log.Batch, ts toDisk) []byte {
-	first, maxTs := ts(b.Timestamp), ts(b.MaxTimestamp())
-	var recs []byte
-	for i := range b.Records {
-		r := &b.Records[i]
-		kr := kmsg.Record{TimestampDelta64: r.TimestampDelta, OffsetDelta: int32(i), Value: []byte(r.Value)}
-		if r.HasKey {
-			kr.Key = []byte(r.Key)
-		}
-		for _, h := range r.Headers {
-			kh := kmsg.Header{Key: h.Key}
-			if !h.Null {
-				kh.Value = []byte(h.Value)
-			}
-			kr.Headers = append(kr.Headers, kh)
-		}
-		if kr.Value == nil {
-			kr.Value = []byte{}
-		}
-		body := kr.AppendTo(nil)
-		_, w := binary.Varint(body) // AppendTo wrote Length 0: replace it
-		body = body[w:]
-		recs = binary.AppendVarint(recs, int64(len(body)))
-		recs = append(recs, body...)
-	}
-	rb := kmsg.RecordBatch{FirstOffset: b.BaseOffset, PartitionLeaderEpoch: b.Epoch, Magic: 2,
-		LastOffsetDelta: int32(len(b.Records) - 1), FirstTimestamp: first, MaxTimestamp: maxTs,
-		ProducerID: b.ProducerID, ProducerEpoch: b.ProducerEpoch, FirstSequence: b.BaseSequence,
-		NumRecords: int32(len(b.Records)), Records: recs}
-	if b.LogAppendTime {
-		rb.Attributes |= attrLogAppend
-	}
-	rb.Length = int32(batchOverhead - logOverhead + len(recs))
-	start := len(dst)
-	dst = rb.AppendTo(dst)
-	binary.BigEndian.PutUint32(dst[start+17:], crc32.Checksum(dst[start+21:], crc32c))
-	return dst
+	rb := recordbatch.Batch{BaseOffset: b.BaseOffset, LeaderEpoch: b.Epoch, ProducerID: b.ProducerID,
+		ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: b.Timestamp,
+		MaxTimestamp: b.MaxTimestamp(), LogAppendTime: b.LogAppendTime, Records: b.Records}
+	return recordbatch.Append(dst, &rb, ts)
 }
 
 // appendIndex encodes offset-index entries of the segment at base.
