@@ -42,13 +42,14 @@ type Cluster struct {
 	userSet map[string]string // keys the user set explicitly
 	bc      brokerConf
 
-	net     network
-	brokers []*Broker
-	topics  map[string]*Topic
-	order   []*Topic // creation order
-	nparts  int
-	md      *metadata
-	ext     *extConns // outside clients' connections
+	net       network
+	brokers   []*Broker
+	topics    map[string]*Topic
+	order     []*Topic // creation order
+	nparts    int
+	md        *metadata
+	ext       *extConns   // outside clients' connections
+	restoring *restoreBuf // a restore whose parts are coming (restore_cmd.go)
 
 	producers map[string]*Producer
 	consumers map[string]*Consumer

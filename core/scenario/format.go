@@ -203,6 +203,8 @@ func FormatCommand(cmd core.Command) (string, error) {
 		return formatZKDelete(x)
 	case core.OpenConn, core.CloseConn, core.BrokerRequest:
 		return formatOutside(x)
+	case core.RestoreChunk:
+		return formatRestore(x)
 	case core.Wait:
 		return join("wait", formatDuration(x.Duration))
 	case core.Settle:

@@ -289,22 +289,6 @@ func (r *Room) Apply(ctx context.Context, cmd core.Command) error {
 	return err
 }
 
-// DoUnreplayable runs fn on the room's goroutine like Do, for a change
-// no command describes (a cluster restored from a --data-dir): if fn
-// succeeds, the history stops there with why, so a page following the
-// room says it cannot follow instead of diverging in silence.
-func (r *Room) DoUnreplayable(ctx context.Context, why string, fn func(c *core.Cluster) error) error {
-	var err error
-	if rerr := r.run(ctx, func() {
-		if err = fn(r.st.c); err == nil {
-			r.st.record(r.st.c.Now(), "", why)
-		}
-	}); rerr != nil {
-		return rerr
-	}
-	return err
-}
-
 // AddHook registers h; remove unregisters it.
 func (r *Room) AddHook(h Hook) (remove func(), err error) {
 	var id int

@@ -18,6 +18,7 @@ import (
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/log"
 	"github.com/kafkasim/kafkasim/core/scenario"
+	"github.com/kafkasim/kafkasim/server/room"
 )
 
 // Limits of a recovery.
@@ -76,22 +77,57 @@ func (s *Store) Restore(ctx context.Context, b Backend) error {
 	if s.meta == nil {
 		return nil
 	}
-	if u, ok := b.(unreplayable); ok && (len(s.meta.Topics) > 0 || len(s.meta.Settings) > 0) {
-		// The room's history cannot hold the logs: pages following the
-		// room are told they cannot follow (docs/storage.md).
-		return u.DoUnreplayable(ctx, "the cluster was restored from the data dir "+s.dir+": its logs came from disk, which a replay of commands cannot redo", s.restore)
+	if rb, ok := b.(recording); ok && (len(s.meta.Topics) > 0 || len(s.meta.Settings) > 0) {
+		// A room's history gets the restore as commands (its settings,
+		// then the topics as restore parts), so pages following the room
+		// and its exported .ksim redo it (docs/storage.md).
+		return rb.DoRecorded(ctx, func(c *core.Cluster, rec room.Recorder) error {
+			return s.restore(c, rec.Apply, func(ts []core.RestoredTopic) error { return s.restoreRecorded(c, rec, ts) })
+		})
 	}
 	var err error
-	if derr := b.Do(ctx, func(c *core.Cluster) { err = s.restore(c) }); derr != nil {
+	if derr := b.Do(ctx, func(c *core.Cluster) { err = s.restore(c, c.Apply, c.RestoreTopics) }); derr != nil {
 		return derr
 	}
 	return err
 }
 
-func (s *Store) restore(c *core.Cluster) error {
+// restoreRecorded restores ts as core.RestoreChunk commands in the room's
+// history. Topics too large for the history are restored directly, and
+// the history stops there, saying why.
+func (s *Store) restoreRecorded(c *core.Cluster, rec room.Recorder, ts []core.RestoredTopic) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	parts, err := core.EncodeRestore(ts)
+	size := 0
+	for _, p := range parts {
+		size += len(p.Data) + 32
+	}
+	if err == nil && !rec.Fits(len(parts), size) {
+		err = fmt.Errorf("the restored logs are %d bytes as restore lines, more than the room's history holds", size)
+	}
+	if err != nil {
+		if rerr := c.RestoreTopics(ts); rerr != nil {
+			return rerr
+		}
+		rec.Stop("the cluster was restored from the data dir " + s.dir + " and its logs cannot be kept in the history (" + err.Error() + ")")
+		return nil
+	}
+	for _, p := range parts {
+		if err := rec.Apply(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restore reads the data dir into c: the settings through apply, the
+// topics through restoreTopics.
+func (s *Store) restore(c *core.Cluster, apply func(core.Command) error, restoreTopics func([]core.RestoredTopic) error) error {
 	m := s.meta
 	if len(m.Settings) > 0 {
-		if err := c.Apply(core.Set{Configs: m.Settings}); err != nil {
+		if err := apply(core.Set{Configs: m.Settings}); err != nil {
 			return fmt.Errorf("data dir %s: %s: settings: %w", s.dir, metadataFile, err)
 		}
 	}
@@ -141,7 +177,7 @@ func (s *Store) restore(c *core.Cluster) error {
 			}
 		}
 	}
-	if err := c.RestoreTopics(ts); err != nil {
+	if err := restoreTopics(ts); err != nil {
 		return fmt.Errorf("data dir %s: %w", s.dir, err)
 	}
 	if err := ld.finish(); err != nil {

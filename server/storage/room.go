@@ -18,12 +18,12 @@ func (b roomBackend) Watch(fn func(c *core.Cluster, events []core.Event, reset b
 	return b.r.AddHook(func(c *core.Cluster, bt room.Batch) { fn(c, bt.Events, bt.Reset) })
 }
 
-func (b roomBackend) DoUnreplayable(ctx context.Context, why string, fn func(c *core.Cluster) error) error {
-	return b.r.DoUnreplayable(ctx, why, fn)
+func (b roomBackend) DoRecorded(ctx context.Context, fn func(c *core.Cluster, rec room.Recorder) error) error {
+	return b.r.DoRecorded(ctx, fn)
 }
 
-// unreplayable is a Backend that can record that a change has no command
-// a replay could redo (room.Room.DoUnreplayable).
-type unreplayable interface {
-	DoUnreplayable(ctx context.Context, why string, fn func(c *core.Cluster) error) error
+// recording is a Backend whose changes join a history a replay redoes
+// (room.Room.DoRecorded): a restore is recorded as commands there.
+type recording interface {
+	DoRecorded(ctx context.Context, fn func(c *core.Cluster, rec room.Recorder) error) error
 }
