@@ -54,6 +54,7 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		byTopic := map[string]int{}
 		toClient := cx.s.clock.toClient
+		var raws []string // each batch's kept bytes, "" to encode it
 		for _, p := range rep.Fetch.Partitions {
 			i, ok := byTopic[p.Topic]
 			if !ok {
@@ -67,10 +68,20 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			rp.Partition, rp.ErrorCode = p.Partition, errCode(p.Error)
 			rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = p.HighWatermark, p.LastStableOffset, p.LogStartOffset
 			rp.PreferredReadReplica = -1
-			recs := make([]byte, 0, batchesBytes(p.Batches)) // never null: librdkafka rejects a null record set
-			for i := range p.Batches {
-				b := fetchedBatch(&p.Batches[i])
-				recs = recordbatch.Append(recs, &b, toClient)
+			raws = raws[:0]
+			n := 0
+			for j := range p.Batches {
+				raw, _ := servable(&p.Batches[j], req.Version)
+				raws = append(raws, raw)
+				if raw != "" {
+					n += len(raw)
+				} else {
+					n += batchBytes(&p.Batches[j])
+				}
+			}
+			recs := make([]byte, 0, n) // never null: librdkafka rejects a null record set
+			for j := range p.Batches {
+				recs = appendFetched(recs, &p.Batches[j], raws[j], toClient)
 			}
 			rp.RecordBatches = recs
 			resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, rp)
@@ -79,19 +90,16 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	}}, nil
 }
 
-// batchesBytes is about what recordbatch.Append writes for bs (exact for keys
-// and values, a bound for the varints), so the response's records are
-// written into one buffer that does not grow.
-func batchesBytes(bs []core.FetchedBatch) int {
-	n := 0
-	for i := range bs {
-		n += 61
-		for j := range bs[i].Records {
-			r := &bs[i].Records[j]
-			n += len(r.Key) + len(r.Value) + 3*5 + 1 + 10 + 5
-			for _, h := range r.Headers {
-				n += len(h.Key) + len(h.Value) + 10
-			}
+// batchBytes is about what recordbatch.Append writes for b (exact for
+// keys and values, a bound for the varints), so the response's records
+// are written into one buffer that does not grow.
+func batchBytes(b *core.FetchedBatch) int {
+	n := recordbatch.Overhead
+	for j := range b.Records {
+		r := &b.Records[j]
+		n += len(r.Key) + len(r.Value) + 3*5 + 1 + 10 + 5
+		for _, h := range r.Headers {
+			n += len(h.Key) + len(h.Value) + 10
 		}
 	}
 	return n

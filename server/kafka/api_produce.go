@@ -52,6 +52,7 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				s.err = 87 // INVALID_RECORD
 			default:
 				b := batches[0]
+				wireBatches.keep(b.Records, b.Wire)
 				ts := cx.s.clock.toCore(b.Timestamp)
 				s.idx = len(pr.Partitions)
 				pr.Partitions = append(pr.Partitions, core.ProducePartition{Topic: t.Topic, Partition: p.Partition,

@@ -14,7 +14,10 @@ import (
 
 // wireBatch is one v2 record batch from a Produce request, decoded into
 // the core's records: each record's TimestampDelta is relative to
-// Timestamp, the batch's first timestamp (the client's clock).
+// Timestamp, the batch's first timestamp (the client's clock). Wire is
+// the whole batch as the client sent it, to serve back (wirebatch.go),
+// when its records' offset deltas are 0, 1, 2... (what Kafka keeps in
+// place); else "".
 type wireBatch struct {
 	ProducerID    int64
 	ProducerEpoch int16
@@ -22,17 +25,16 @@ type wireBatch struct {
 	Timestamp     int64 // first timestamp
 	Codec         int
 	Records       []log.Record
+	Wire          string
 }
 
 // batchHeaderBytes is the v2 batch header after the 12-byte
 // FirstOffset+Length prefix: everything up to the records.
-const batchHeaderBytes = 49
+const batchHeaderBytes = recordbatch.Overhead - recordbatch.LogOverhead
 
 // maxRecordsPerBatch bounds the record count a batch may claim.
 const maxRecordsPerBatch = 1 << 20
 
-// errCorrupt marks input Kafka answers with CORRUPT_MESSAGE; errFormat
-// one it answers with UNSUPPORTED_FOR_MESSAGE_FORMAT (message format v0/v1).
 var (
 	errCorrupt = errors.New("corrupt record batch")
 	errFormat  = errors.New("message format before v2")
@@ -71,11 +73,12 @@ func decodeBatches(b []byte) ([]wireBatch, error) {
 }
 
 // decodeBatch parses one whole v2 batch (length and CRC already checked).
-// The records section is decompressed (or, uncompressed, copied out of
-// the frame) into one string that every key, value and header of the
-// batch slices: one allocation for the batch's bytes, one for its
-// records, none per record (the strings live exactly as long as the
-// batch does in the log).
+// The records section is decompressed (or, uncompressed, the whole batch
+// copied out of the frame) into one string that every key, value and
+// header of the batch slices: one allocation for the batch's bytes, one
+// for its records, none per record (the strings live exactly as long as
+// the batch does in the log). An uncompressed batch's Wire is that same
+// copy; a compressed one's is a copy of its compressed bytes.
 func decodeBatch(raw []byte) (wireBatch, error) {
 	attrs := binary.BigEndian.Uint16(raw[21:])
 	wb := wireBatch{Timestamp: int64(binary.BigEndian.Uint64(raw[27:])), ProducerID: int64(binary.BigEndian.Uint64(raw[43:])),
@@ -95,25 +98,34 @@ func decodeBatch(raw []byte) (wireBatch, error) {
 	if int64(len(data)) < int64(n)*7 { // the smallest record is 7 bytes
 		return wb, fmt.Errorf("%w: %d records in %d bytes", errCorrupt, n, len(data))
 	}
-	var s string
+	var s, whole string
+	pos := 0
 	if wb.Codec == codecNone {
-		s = string(data) // data is the request's frame: copy the batch out of it
+		whole = string(raw) // raw is the request's frame: copy the batch out of it
+		s, pos = whole, recordbatch.Overhead
 	} else {
 		// decompress returned a buffer of its own that nothing else
 		// holds or will write: the records keep it as it is.
 		s = unsafe.String(unsafe.SliceData(data), len(data))
 	}
 	wb.Records = make([]log.Record, n)
-	pos := 0
+	inPlace := true
 	for i := range wb.Records {
-		end, err := readRecord(s, pos, &wb.Records[i])
+		end, delta, err := readRecord(s, pos, &wb.Records[i])
 		if err != nil {
 			return wb, fmt.Errorf("%w: record %d: %v", errCorrupt, i, err)
 		}
+		inPlace = inPlace && delta == int64(i)
 		pos = end
 	}
 	if pos != len(s) {
 		return wb, fmt.Errorf("%w: %d bytes after the last record", errCorrupt, len(s)-pos)
+	}
+	if inPlace {
+		if whole == "" {
+			whole = string(raw)
+		}
+		wb.Wire = whole
 	}
 	return wb, nil
 }
@@ -129,42 +141,43 @@ var (
 // headers, which must fill the length exactly. A negative key length is
 // a null key; a negative value length reads as an empty value (the
 // simulated log has no null values); a null header key is invalid, as in
-// Kafka. It returns where the next record starts.
-func readRecord(s string, pos int, r *log.Record) (int, error) {
+// Kafka. It returns where the next record starts and the record's
+// offset delta.
+func readRecord(s string, pos int, r *log.Record) (int, int64, error) {
 	size, pos, ok := varint(s, pos)
 	if !ok || size < 0 || size > int64(len(s)-pos) {
-		return 0, errTruncated
+		return 0, 0, errTruncated
 	}
 	end := pos + int(size)
 	body := s[:end]
 	pos++ // attributes: unused in v2 records
-	var tsd, klen, vlen, nh int64
+	var tsd, od, klen, vlen, nh int64
 	if tsd, pos, ok = varint(body, pos); !ok {
-		return 0, errTruncated
+		return 0, 0, errTruncated
 	}
-	if _, pos, ok = varint(body, pos); !ok { // offset delta: the leader assigns offsets
-		return 0, errTruncated
+	if od, pos, ok = varint(body, pos); !ok { // offset delta: the leader assigns offsets
+		return 0, 0, errTruncated
 	}
 	r.TimestampDelta = tsd
 	if klen, pos, ok = varint(body, pos); !ok {
-		return 0, errTruncated
+		return 0, 0, errTruncated
 	}
 	if klen >= 0 {
 		if r.Key, pos, ok = span(body, pos, klen); !ok {
-			return 0, errTruncated
+			return 0, 0, errTruncated
 		}
 		r.HasKey = true
 	}
 	if vlen, pos, ok = varint(body, pos); !ok {
-		return 0, errTruncated
+		return 0, 0, errTruncated
 	}
 	if vlen >= 0 {
 		if r.Value, pos, ok = span(body, pos, vlen); !ok {
-			return 0, errTruncated
+			return 0, 0, errTruncated
 		}
 	}
 	if nh, pos, ok = varint(body, pos); !ok || nh < 0 || nh > int64(len(body)-pos) {
-		return 0, errTruncated
+		return 0, 0, errTruncated
 	}
 	if nh > 0 {
 		r.Headers = make([]log.Header, nh)
@@ -172,28 +185,28 @@ func readRecord(s string, pos int, r *log.Record) (int, error) {
 			h := &r.Headers[j]
 			var l int64
 			if l, pos, ok = varint(body, pos); !ok {
-				return 0, errTruncated
+				return 0, 0, errTruncated
 			}
 			if l < 0 {
-				return 0, errNullHeader
+				return 0, 0, errNullHeader
 			}
 			if h.Key, pos, ok = span(body, pos, l); !ok {
-				return 0, errTruncated
+				return 0, 0, errTruncated
 			}
 			if l, pos, ok = varint(body, pos); !ok {
-				return 0, errTruncated
+				return 0, 0, errTruncated
 			}
 			if l < 0 {
 				h.Null = true
 			} else if h.Value, pos, ok = span(body, pos, l); !ok {
-				return 0, errTruncated
+				return 0, 0, errTruncated
 			}
 		}
 	}
 	if pos != end {
-		return 0, errRecordSize
+		return 0, 0, errRecordSize
 	}
-	return end, nil
+	return end, od, nil
 }
 
 // varint reads a zig-zag varint at s[pos:] (ByteUtils.readVarlong), at

@@ -1,0 +1,203 @@
+package kafka
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"hash/crc32"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+	"weak"
+
+	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/core/log"
+	"github.com/kafkasim/kafkasim/internal/recordbatch"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
+)
+
+// wireSample is a client's uncompressed batch of three records (offset
+// deltas 0, 1, 2, as every client writes them) with producer fields.
+func wireSample() []byte {
+	return encode(recordbatch.Batch{BaseOffset: 0, LeaderEpoch: -1, ProducerID: 9, ProducerEpoch: 2, BaseSequence: 40,
+		Timestamp: 1_700_000_000_000, MaxTimestamp: 1_700_000_000_007, Records: []log.Record{
+			{Key: "k", HasKey: true, Value: strings.Repeat("v", 150)}, {Value: "w", TimestampDelta: 7,
+				Headers: []log.Header{{Key: "h", Null: true}}}, {HasKey: true, Value: "x", TimestampDelta: 3}}})
+}
+
+// asStored is what the core's Fetch answer holds for wb once appended at
+// base in leader epoch epoch, timestamps on the core's clock.
+func asStored(k *brokerClock, wb wireBatch, base int64, epoch int32, appendTime int64) core.FetchedBatch {
+	lb := log.Batch{Timestamp: k.toCore(wb.Timestamp), Records: wb.Records}
+	fb := core.FetchedBatch{BaseOffset: base, PartitionLeaderEpoch: epoch, ProducerID: wb.ProducerID, ProducerEpoch: wb.ProducerEpoch,
+		BaseSequence: wb.BaseSequence, Timestamp: lb.Timestamp, MaxTimestamp: lb.MaxTimestamp(), Records: wb.Records}
+	if appendTime >= 0 {
+		fb.LogAppendTime, fb.MaxTimestamp = true, appendTime
+	}
+	return fb
+}
+
+// TestServedBatchIsTheEncodersBytes: an uncompressed batch served from
+// the client's bytes is byte for byte what recordbatch.Append writes for
+// the stored batch: base offset and leader epoch set, and on a
+// LogAppendTime topic the timestamp type and max timestamp rewritten
+// with a CRC that covers them.
+func TestServedBatchIsTheEncodersBytes(t *testing.T) {
+	var k brokerClock
+	k.offset.Store(1_699_999_000_000)
+	for _, appendTime := range []int64{-1, 1_234_567} {
+		wbs, err := decodeBatches(wireSample())
+		if err != nil {
+			t.Fatal(err)
+		}
+		wb := wbs[0]
+		if wb.Wire == "" {
+			t.Fatal("an in-place batch kept no bytes")
+		}
+		fb := asStored(&k, wb, 1<<33, 6, appendTime)
+		got := appendFetched([]byte("pre"), &fb, wb.Wire, k.toClient)[3:]
+		ob := fetchedBatch(&fb)
+		want := recordbatch.Append(nil, &ob, k.toClient)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("append time %d: served\n% x\nencoder\n% x", appendTime, got, want)
+		}
+	}
+}
+
+// TestServedCompressedBatch: a compressed batch goes back compressed,
+// its records section untouched, its header the stored batch's, its CRC
+// valid; zstd only to a Fetch of v10 or later.
+func TestServedCompressedBatch(t *testing.T) {
+	var k brokerClock
+	k.offset.Store(1_699_999_000_000)
+	for _, codec := range []int{codecGzip, codecSnappy, codecLZ4, codecZstd} {
+		in := compressBatch(t, wireSample(), codec)
+		wbs, err := decodeBatches(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wb := wbs[0]
+		if wb.Wire != string(in) {
+			t.Fatalf("codec %d: kept %d bytes, not the %d the client sent", codec, len(wb.Wire), len(in))
+		}
+		fb := asStored(&k, wb, 77, 3, 5_000)
+		out := appendFetched(nil, &fb, wb.Wire, k.toClient)
+		var rb kmsg.RecordBatch
+		if err := rb.ReadFrom(out); err != nil {
+			t.Fatal(err)
+		}
+		if crc32.Checksum(out[21:], recordbatch.CRC32C) != uint32(rb.CRC) {
+			t.Errorf("codec %d: CRC does not match", codec)
+		}
+		if rb.FirstOffset != 77 || rb.PartitionLeaderEpoch != 3 || rb.Attributes != int16(codec)|recordbatch.AttrLogAppendTime ||
+			rb.MaxTimestamp != k.toClient(5_000) || rb.FirstTimestamp != 1_700_000_000_000 || rb.LastOffsetDelta != 2 ||
+			rb.ProducerID != 9 || rb.FirstSequence != 40 || !bytes.Equal(rb.Records, in[61:]) {
+			t.Errorf("codec %d: served %+v", codec, rb)
+		}
+		wireBatches.keep(wb.Records, wb.Wire)
+		for _, v := range []int16{9, 10} {
+			raw, ok := servable(&fb, v)
+			if want := codec != codecZstd || v >= 10; ok != want || (ok && raw != wb.Wire) {
+				t.Errorf("codec %d, Fetch v%d: servable %v, want %v", codec, v, ok, want)
+			}
+		}
+		runtime.KeepAlive(wb.Records)
+	}
+}
+
+// TestWireNotKeptOutOfPlace: a batch whose records' offset deltas are not
+// 0, 1, 2... keeps no bytes (Kafka rebuilds such a batch): a Fetch encodes
+// the core's records.
+func TestWireNotKeptOutOfPlace(t *testing.T) {
+	in := wireSample()
+	var rb kmsg.RecordBatch
+	if err := rb.ReadFrom(in); err != nil {
+		t.Fatal(err)
+	}
+	// The second record's offset delta (1) becomes 2: its length stays.
+	recs := rb.Records
+	first, w := binary.Varint(recs)
+	second := recs[w+int(first):]
+	_, w2 := binary.Varint(second)
+	_, w3 := binary.Varint(second[w2+1:]) // timestamp delta
+	second[w2+1+w3] = 4                   // zig-zag 2
+	binary.BigEndian.PutUint32(in[17:], crc32.Checksum(in[21:], recordbatch.CRC32C))
+	wbs, err := decodeBatches(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wbs[0].Wire != "" {
+		t.Error("kept the bytes of a batch whose offsets are not in place")
+	}
+}
+
+// TestWireTableForgets: an entry goes once its batch's records are
+// collected, so kept bytes are bounded by what the logs still hold.
+func TestWireTableForgets(t *testing.T) {
+	tb := wireTable{m: map[weak.Pointer[log.Record]]string{}}
+	for i := 0; i < 100; i++ {
+		wbs, err := decodeBatches(wireSample())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb.keep(wbs[0].Records, wbs[0].Wire)
+	}
+	if n := tb.size(); n != 100 {
+		t.Fatalf("%d entries, want 100", n)
+	}
+	for i := 0; i < 200 && tb.size() > 0; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond) // cleanups run on their own goroutine
+	}
+	if n := tb.size(); n != 0 {
+		t.Fatalf("%d entries left after their records were collected", n)
+	}
+}
+
+// TestFranzGoReadsProducerCodec: what a producer compressed, a consumer
+// reads with the same codec, as from Kafka (compression.type=producer);
+// a consumer limited to Fetch v9 gets the zstd batch uncompressed.
+func TestFranzGoReadsProducerCodec(t *testing.T) {
+	b := threeBrokers(t, "3.9", "kraft", core.CreateTopic{Topic: "c", Partitions: 1, RF: 3})
+	_, addr := startServer(t, b, 3)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	codecs := []kgo.CompressionCodec{kgo.NoCompression(), kgo.GzipCompression(), kgo.SnappyCompression(), kgo.Lz4Compression(), kgo.ZstdCompression()}
+	for i, codec := range codecs {
+		cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ProducerBatchCompression(codec), kgo.ProducerLinger(20*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rs []*kgo.Record
+		for j := 0; j < 4; j++ {
+			rs = append(rs, &kgo.Record{Topic: "c", Value: []byte(strings.Repeat(string(rune('a'+i)), 200))})
+		}
+		if err := cl.ProduceSync(ctx, rs...).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+		cl.Close()
+	}
+	fetchV9 := kversion.Stable()
+	fetchV9.SetMaxKeyVersion(1, 9)
+	for _, opts := range [][]kgo.Opt{nil, {kgo.MaxVersions(fetchV9)}} {
+		cl, err := kgo.NewClient(append(opts, kgo.SeedBrokers(addr), kgo.ConsumeTopics("c"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := consume(t, cl, 4*len(codecs))
+		cl.Close()
+		for _, r := range got {
+			i := int(r.Offset / 4)
+			want := int8(i)
+			if len(opts) > 0 && i == codecZstd {
+				want = codecNone
+			}
+			if r.Attrs.CompressionType() != uint8(want) || string(r.Value) != strings.Repeat(string(rune('a'+i)), 200) {
+				t.Errorf("v9 %v: offset %d: codec %d value %.10q, want codec %d", len(opts) > 0, r.Offset, r.Attrs.CompressionType(), r.Value, want)
+			}
+		}
+	}
+}
