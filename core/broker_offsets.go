@@ -11,12 +11,13 @@ type offsetFetchReq struct {
 }
 
 // offsetFetchResult is an OffsetFetch response: each partition's committed
-// offset (-1: none), or an error name (UNSTABLE_OFFSET_COMMIT, which Kafka
-// sets on the partitions concerned, fails the whole fetch here as it does
-// in the consumer).
+// offset (-1: none), the partitions to answer UNSTABLE_OFFSET_COMMIT
+// (with offset -1 on the wire; offsets still holds what the group last
+// committed there), or a group-level error name in err (NOT_COORDINATOR...).
 type offsetFetchResult struct {
-	offsets map[*Partition]int64
-	err     string
+	offsets  map[*Partition]int64
+	unstable map[*Partition]bool
+	err      string
 }
 
 // handleOffsetCommit is GroupCoordinator.handleCommitOffsets: respond gets
@@ -30,7 +31,5 @@ func (b *Broker) handleOffsetCommit(req commitReq, respond func(string)) {
 // the answer, at once or (4.0, require_stable) once the writes before it
 // have ended.
 func (b *Broker) handleOffsetFetch(req offsetFetchReq, respond func(offsetFetchResult)) {
-	b.groups.fetchOffsets(req.group, req.parts, req.requireStable, func(offs map[*Partition]int64, err string) {
-		respond(offsetFetchResult{offsets: offs, err: err})
-	})
+	b.groups.fetchOffsets(req.group, req.parts, req.requireStable, respond)
 }

@@ -251,7 +251,12 @@ func (m *member) sendOffsetFetch() {
 			k.reply(b, "OffsetFetchResponse", func() {
 				if !answered {
 					answered = true
-					m.onOffsetFetch(parts, res.offsets, res.err, retry)
+					err := res.err
+					if err == "" && len(res.unstable) > 0 {
+						// UnstableOffsetCommitException for the whole fetch.
+						err = "UNSTABLE_OFFSET_COMMIT"
+					}
+					m.onOffsetFetch(parts, res.offsets, err, retry)
 				}
 			})
 		})

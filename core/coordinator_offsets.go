@@ -75,35 +75,41 @@ func (co *coordinator) commitOffsets(req commitReq, done func(string)) {
 
 // fetchOffsets answers committed offsets (-1 where none). With
 // requireStable (KIP-447) a partition whose commit is still being written
-// fails the fetch with UNSTABLE_OFFSET_COMMIT (GroupMetadataManager
-// .getOffsets answers it per partition; the consumer retries the whole
-// fetch, ConsumerCoordinator.OffsetFetchResponseHandler); 4.0 instead
+// is marked unstable, to be answered UNSTABLE_OFFSET_COMMIT with no
+// offset, the others with theirs (GroupMetadataManager.getOffsets,
+// hasPendingOffsetCommitsForTopicPartition, per partition; the Java
+// consumer retries the whole fetch,
+// ConsumerCoordinator.OffsetFetchResponseHandler); 4.0 instead
 // answers once the writes before the fetch have ended
-// (coordinator_stable_fetch.go).
-func (co *coordinator) fetchOffsets(groupID string, parts []*Partition, requireStable bool, respond func(map[*Partition]int64, string)) {
+// (coordinator_stable_fetch.go). err is a group-level error only.
+func (co *coordinator) fetchOffsets(groupID string, parts []*Partition, requireStable bool, respond func(offsetFetchResult)) {
 	p := co.b.c.offsetsPartition(groupID)
 	if p == nil || !co.loaded[p] {
-		respond(nil, "NOT_COORDINATOR")
+		respond(offsetFetchResult{err: "NOT_COORDINATOR"})
 		return
 	}
 	if requireStable && co.b.c.preset.stableFetchWaits {
 		co.awaitWrites(p, func(failed bool) {
 			if failed || !co.loaded[p] {
-				respond(nil, "NOT_COORDINATOR")
+				respond(offsetFetchResult{err: "NOT_COORDINATOR"})
 				return
 			}
-			respond(co.committed(groupID, parts), "")
+			respond(offsetFetchResult{offsets: co.committed(groupID, parts)})
 		})
 		return
 	}
-	g := co.groups[groupID]
-	for _, tp := range parts {
-		if requireStable && g != nil && g.writing[tp] > 0 {
-			respond(nil, "UNSTABLE_OFFSET_COMMIT")
-			return
+	res := offsetFetchResult{offsets: co.committed(groupID, parts)}
+	if g := co.groups[groupID]; requireStable && g != nil {
+		for _, tp := range parts {
+			if g.writing[tp] > 0 {
+				if res.unstable == nil {
+					res.unstable = map[*Partition]bool{}
+				}
+				res.unstable[tp] = true
+			}
 		}
 	}
-	respond(co.committed(groupID, parts), "")
+	respond(res)
 }
 
 // committed is the group's committed offset of each partition, -1 where

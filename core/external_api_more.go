@@ -172,10 +172,14 @@ type OffsetCommitPartitionResponse struct {
 }
 
 // OffsetFetchRequest reads a group's committed offsets; Partitions nil
-// means every partition the group has committed.
+// means every partition the group has committed. RequireStable is
+// OffsetFetch v7+'s require_stable (KIP-447): a partition whose commit is
+// still being written is answered UNSTABLE_OFFSET_COMMIT (2.5 to 3.9), or
+// the answer waits for the writes before it (4.0).
 type OffsetFetchRequest struct {
-	Group      string                 `json:"group"`
-	Partitions []OffsetFetchPartition `json:"partitions"`
+	Group         string                 `json:"group"`
+	Partitions    []OffsetFetchPartition `json:"partitions"`
+	RequireStable bool                   `json:"requireStable,omitempty"`
 }
 
 // OffsetFetchPartition names one partition.

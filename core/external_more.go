@@ -306,7 +306,7 @@ func (b offsetFetchBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 		parts = append(parts, p)
 		names = append(names, op)
 	}
-	cn.broker.handleOffsetFetch(offsetFetchReq{group: b.r.Group, parts: parts}, func(res offsetFetchResult) {
+	cn.broker.handleOffsetFetch(offsetFetchReq{group: b.r.Group, parts: parts, requireStable: b.r.RequireStable}, func(res offsetFetchResult) {
 		if res.err != "" && res.err != "GROUP_ID_NOT_FOUND" {
 			resp.Error = res.err
 			done(&Reply{OffsetFetch: resp})
@@ -318,6 +318,11 @@ func (b offsetFetchBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 				off = -1
 			}
 			if b.r.Partitions == nil && off < 0 {
+				// The group's committed partitions only (allOffsets).
+				continue
+			}
+			if res.unstable[p] {
+				resp.Partitions = append(resp.Partitions, OffsetFetchPartitionResponse{Topic: names[i].Topic, Partition: names[i].Partition, Offset: -1, Error: "UNSTABLE_OFFSET_COMMIT"})
 				continue
 			}
 			resp.Partitions = append(resp.Partitions, OffsetFetchPartitionResponse{Topic: names[i].Topic, Partition: names[i].Partition, Offset: off})

@@ -7,7 +7,9 @@ package kafka
 // (-1: none); a null topic list (v2+) asks for every partition the group
 // committed. v2+ carry a top-level error, so NOT_COORDINATOR and
 // COORDINATOR_LOAD_IN_PROGRESS reach the client there; v1 puts it on
-// every partition.
+// every partition. v7's require_stable (KIP-447) is passed on: 2.5 to 3.9
+// answer UNSTABLE_OFFSET_COMMIT on a partition whose commit is still being
+// written, 4.0 waits for the writes before the fetch.
 
 import (
 	"github.com/kafkasim/kafkasim/core"
@@ -18,7 +20,7 @@ func init() { register(9, 1, 7, handleOffsetFetch) }
 
 func handleOffsetFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.OffsetFetchRequest)
-	fr := &core.OffsetFetchRequest{Group: req.Group}
+	fr := &core.OffsetFetchRequest{Group: req.Group, RequireStable: req.Version >= 7 && req.RequireStable}
 	if req.Topics != nil {
 		fr.Partitions = []core.OffsetFetchPartition{}
 		for _, t := range req.Topics {
