@@ -17,7 +17,8 @@
 # default 200), BENCH_MAX_WATCHERS (the most watchers BenchmarkWatchers
 # tries, cmd/kafkasim: default 1000), BENCH_KAFKA_RECORDS and
 # BENCH_KAFKA_MEM_RECORDS (real Kafka clients, at the end: default 200000
-# and 5000000). The defaults take a few minutes.
+# and 5000000), BENCH_KAFKA_ROUNDS (rounds of kafkasim against kfake,
+# default 5). The defaults take a few minutes.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -219,23 +220,33 @@ fi
 # time following the wall clock, 2 ms network hops) and against franz-go's
 # kfake (immediate writes), in the same run with the same client settings
 # (server/kafka BenchmarkFranzGoVsKfake, BENCH_KAFKA_RECORDS records,
-# default 200000). CPU per record is the whole test process's (client and
+# default 200000). One run of each takes a second or two, at the mercy of
+# whatever else the machine does then, so the benchmark runs
+# BENCH_KAFKA_ROUNDS rounds (default 5) of one run each, alternating which
+# goes first, and prints medians: each rate, and the ratio of each round's
+# two runs (they saw about the same machine), with the rounds' lowest and
+# highest. CPU per record is the whole test process's (client and
 # server): the figure a loaded machine changes least. Then the memory of
 # kafkasim alone after BENCH_KAFKA_MEM_RECORDS records (default 5000000;
 # BenchmarkServeMemory): the live heap after a fifth of them and after
 # all, bounded by the topic's retention, not by what was written.
 KRECS=${BENCH_KAFKA_RECORDS:-200000}
+KROUNDS=${BENCH_KAFKA_ROUNDS:-5}
 MRECS=${BENCH_KAFKA_MEM_RECORDS:-5000000}
 echo "running the Kafka protocol benchmarks (franz-go)" >&2
-kline=$(KAFKASIM_BENCH_RECORDS=$KRECS $GO test ./server/kafka -run XXX -bench FranzGoVsKfake -benchtime 1x -timeout 30m 2>&1 | grep '^BenchmarkFranzGoVsKfake' || true)
+kload0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)
+kline=$(KAFKASIM_BENCH_RECORDS=$KRECS KAFKASIM_BENCH_ROUNDS=$KROUNDS $GO test ./server/kafka -run XXX -bench FranzGoVsKfake -benchtime 1x -timeout 30m 2>&1 | grep '^BenchmarkFranzGoVsKfake' || true)
+kload1=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)
 mline=$(KAFKASIM_BENCH_RECORDS=$MRECS $GO test ./server/kafka -run XXX -bench ServeMemory -benchtime 1x -timeout 30m 2>&1 | grep '^BenchmarkServeMemory' || true)
 kv() { awk -v u="$1" '{ for (i = 2; i <= NF; i++) if ($(i) == u) print $(i-1) }' <<<"$2"; }
 if [[ -n $kline ]]; then
 	echo
-	echo "Kafka protocol: franz-go, $KRECS records of 100 bytes, 6 partitions, RF 3, acks=all (load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
+	echo "Kafka protocol: franz-go, $KRECS records of 100 bytes, 6 partitions, RF 3, acks=all"
+	echo "(median of $(kv rounds "$kline" | cut -d. -f1) rounds, kafkasim and kfake alternating first; load average $kload0 before, $kload1 after)"
 	row "kafkasim records/s" "$(human "$(kv kafkasim-rec/s "$kline")")"
 	row "kfake records/s" "$(human "$(kv kfake-rec/s "$kline")")"
-	row "ratio kafkasim/kfake" "$(kv ratio "$kline")"
+	row "ratio kafkasim/kfake" "$(awk -v r="$(kv ratio "$kline")" 'BEGIN { printf "%.2f", r }')"
+	row "ratio, rounds" "$(awk -v a="$(kv ratio-min "$kline")" -v b="$(kv ratio-max "$kline")" 'BEGIN { printf "%.2f to %.2f", a, b }')"
 	row "kafkasim acked/s" "$(human "$(kv kafkasim-produce-rec/s "$kline")")"
 	row "kfake acked/s" "$(human "$(kv kfake-produce-rec/s "$kline")")"
 	row "kafkasim CPU/record" "$(kv kafkasim-cpu-ns/rec "$kline") ns"

@@ -100,8 +100,19 @@ func (b *wallBackend) Watch(fn func(*core.Cluster, []core.Event, bool)) (func(),
 }
 
 // startServer starts listeners for the backend's brokers on free ports
-// and returns the bootstrap address of broker 1.
+// and returns the bootstrap address of broker 1; the test's end closes
+// them.
 func startServer(t testing.TB, b Backend, brokers int) (*Server, string) {
+	t.Helper()
+	s, addr := listenFree(t, b, brokers)
+	t.Cleanup(func() { s.Close() })
+	return s, addr
+}
+
+// listenFree is startServer without the cleanup: the caller closes the
+// server (so that a benchmark's closed server and its backend are not
+// kept until the benchmark ends).
+func listenFree(t testing.TB, b Backend, brokers int) (*Server, string) {
 	t.Helper()
 	for try := 0; try < 20; try++ {
 		base := 20000 + rand.IntN(30000)
@@ -122,7 +133,6 @@ func startServer(t testing.TB, b Backend, brokers int) (*Server, string) {
 			s.Close()
 			continue
 		}
-		t.Cleanup(func() { s.Close() })
 		return s, fmt.Sprintf("127.0.0.1:%d", base)
 	}
 	t.Fatal("no free ports")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -160,13 +161,13 @@ func pipeline(b *testing.B, seeds []string, n int, every func(produced int)) pha
 
 // benchRoom starts a room as `kafkasim serve` does (its default clock
 // tick, speed 1: simulated time follows the wall clock) and waits until
-// every partition of the topic has a leader and a full ISR.
+// every partition of the topic has a leader and a full ISR. The
+// caller closes it.
 func benchRoom(b *testing.B) *room.Room {
 	r, err := room.New(room.Config{Name: "bench", Script: benchScript})
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(r.Close)
 	deadline := time.Now().Add(time.Minute)
 	for {
 		ready := false
@@ -186,10 +187,57 @@ func benchRoom(b *testing.B) *room.Room {
 			return r
 		}
 		if time.Now().After(deadline) {
+			r.Close()
 			b.Fatal("the topic's partitions have no leaders after a minute")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// benchRounds is how many rounds BenchmarkFranzGoVsKfake runs
+// (KAFKASIM_BENCH_ROUNDS, default 5).
+func benchRounds() int {
+	if n, err := strconv.Atoi(os.Getenv("KAFKASIM_BENCH_ROUNDS")); err == nil && n > 0 {
+		return n
+	}
+	return 5
+}
+
+// kfakeRun is one pipeline against a fresh kfake cluster (3 brokers, the
+// topic's 6 partitions; kfake's default replication is 3 but nothing
+// replicates: writes are immediate).
+func kfakeRun(b *testing.B, n int) phases {
+	fake, err := kfake.NewCluster(kfake.NumBrokers(3), kfake.SeedTopics(6, "b"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer fake.Close()
+	runtime.GC() // the previous run's garbage is not this run's work
+	return pipeline(b, fake.ListenAddrs(), n, nil)
+}
+
+// kafkasimRun is one pipeline against a fresh room served as `kafkasim
+// serve` does, and its heap in use after the run.
+func kafkasimRun(b *testing.B, n int) (phases, float64) {
+	r := benchRoom(b)
+	defer r.Close()
+	srv, addr := listenFree(b, FromRoom(r), 3)
+	defer srv.Close()
+	runtime.GC()
+	ps := pipeline(b, addrs(addr, 3), n, nil)
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ps, float64(ms.HeapInuse) / (1 << 20)
+}
+
+// median of xs (which it sorts).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	if len(xs)%2 == 1 {
+		return xs[len(xs)/2]
+	}
+	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
 }
 
 // BenchmarkFranzGoVsKfake: franz-go's producer and consumer (100-byte
@@ -197,52 +245,75 @@ func benchRoom(b *testing.B) *room.Room {
 // room as `kafkasim serve` does (it really replicates, in simulated time
 // following the wall clock, with the default 2 ms network hops), and
 // against franz-go's kfake (writes are immediate), in the same run with
-// the same client settings. It reports both rates, their ratio, each
-// phase's rate, the process CPU time per record of each run (client and
-// server together: the load-independent figure), and kafkasim's heap and
-// the process's RSS after the run (bounded by retention, not by records
-// ever written).
+// the same client settings. A single run of each is at the mercy of
+// whatever else the machine does during its second or two, so it runs
+// KAFKASIM_BENCH_ROUNDS rounds (default 5) of one run each, alternating
+// which goes first, and reports medians: of each rate, of each phase's
+// rate, of the process CPU time per record (client and server together:
+// the load-independent figure), and of the rounds' ratios (each round's
+// two runs saw about the same machine), with the lowest and highest
+// ratio; then kafkasim's heap after its last run and the process's RSS
+// (bounded by retention, not by records ever written).
 func BenchmarkFranzGoVsKfake(b *testing.B) {
-	n := benchRecords()
+	n, rounds := benchRecords(), benchRounds()
+	rate := func(d time.Duration) float64 { return float64(n) / d.Seconds() }
+	perRec := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(n) }
 	for i := 0; i < b.N; i++ {
-		fake, err := kfake.NewCluster(kfake.NumBrokers(3), kfake.SeedTopics(6, "b"))
-		if err != nil {
-			b.Fatal(err)
+		var sims, fakes []phases
+		var ratios []float64
+		heap := 0.0
+		for k := 0; k < rounds; k++ {
+			var ps, pf phases
+			if k%2 == 0 {
+				pf = kfakeRun(b, n)
+				ps, heap = kafkasimRun(b, n)
+			} else {
+				ps, heap = kafkasimRun(b, n)
+				pf = kfakeRun(b, n)
+			}
+			sims, fakes = append(sims, ps), append(fakes, pf)
+			ratios = append(ratios, rate(ps.total)/rate(pf.total))
+			fmt.Fprintf(os.Stderr, "kafka bench: round %d of %d: kafkasim %.0f rec/s (%.0f ns CPU a record), kfake %.0f rec/s (%.0f ns), ratio %.2f\n",
+				k+1, rounds, rate(ps.total), perRec(ps.cpu), rate(pf.total), perRec(pf.cpu), ratios[k])
 		}
-		pf := pipeline(b, fake.ListenAddrs(), n, nil)
-		fake.Close()
-
-		r := benchRoom(b)
-		srv, addr := startServer(b, FromRoom(r), 3)
-		ps := pipeline(b, addrs(addr, 3), n, nil)
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		srv.Close()
-		r.Close()
-
-		rate := func(d time.Duration) float64 { return float64(n) / d.Seconds() }
-		perRec := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(n) }
-		sim, fk := rate(ps.total), rate(pf.total)
+		med := func(ps []phases, f func(phases) float64) float64 {
+			xs := make([]float64, len(ps))
+			for j, p := range ps {
+				xs[j] = f(p)
+			}
+			return median(xs)
+		}
+		total := func(p phases) float64 { return rate(p.total) }
+		produce := func(p phases) float64 { return rate(p.produce) }
+		cpu := func(p phases) float64 { return perRec(p.cpu) }
+		allocB := func(p phases) float64 { return float64(p.allocBytes) / float64(n) }
+		allocs := func(p phases) float64 { return float64(p.allocs) / float64(n) }
+		unread := func(p phases) float64 { return float64(p.unread) }
+		lo, hi := slices.Min(ratios), slices.Max(ratios)
+		ratio := median(ratios)
+		sim, fk := med(sims, total), med(fakes, total)
 		b.ReportMetric(sim, "kafkasim-rec/s")
 		b.ReportMetric(fk, "kfake-rec/s")
-		b.ReportMetric(sim/fk, "ratio")
-		b.ReportMetric(rate(ps.produce), "kafkasim-produce-rec/s")
-		b.ReportMetric(rate(pf.produce), "kfake-produce-rec/s")
-		b.ReportMetric(perRec(ps.cpu), "kafkasim-cpu-ns/rec")
-		b.ReportMetric(perRec(pf.cpu), "kfake-cpu-ns/rec")
-		b.ReportMetric(float64(ps.allocBytes)/float64(n), "kafkasim-alloc-B/rec")
-		b.ReportMetric(float64(pf.allocBytes)/float64(n), "kfake-alloc-B/rec")
-		b.ReportMetric(float64(ps.allocs)/float64(n), "kafkasim-allocs/rec")
-		b.ReportMetric(float64(pf.allocs)/float64(n), "kfake-allocs/rec")
-		b.ReportMetric(float64(ps.unread), "unread")
-		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+		b.ReportMetric(ratio, "ratio")
+		b.ReportMetric(lo, "ratio-min")
+		b.ReportMetric(hi, "ratio-max")
+		b.ReportMetric(float64(rounds), "rounds")
+		b.ReportMetric(med(sims, produce), "kafkasim-produce-rec/s")
+		b.ReportMetric(med(fakes, produce), "kfake-produce-rec/s")
+		b.ReportMetric(med(sims, cpu), "kafkasim-cpu-ns/rec")
+		b.ReportMetric(med(fakes, cpu), "kfake-cpu-ns/rec")
+		b.ReportMetric(med(sims, allocB), "kafkasim-alloc-B/rec")
+		b.ReportMetric(med(fakes, allocB), "kfake-alloc-B/rec")
+		b.ReportMetric(med(sims, allocs), "kafkasim-allocs/rec")
+		b.ReportMetric(med(fakes, allocs), "kfake-allocs/rec")
+		b.ReportMetric(med(sims, unread), "unread")
+		b.ReportMetric(heap, "heap-MiB")
 		rss, peak := procMemMiB("VmRSS:"), procMemMiB("VmHWM:")
 		b.ReportMetric(rss, "rss-MiB")
 		b.ReportMetric(peak, "peak-rss-MiB")
-		fmt.Fprintf(os.Stderr, "kafka bench: %d records: kafkasim %.0f rec/s (acked %.0f rec/s; %.0f ns CPU, %.0f B and %.1f allocations a record; %d deleted by retention unread), kfake %.0f rec/s (acked %.0f rec/s; %.0f ns CPU, %.0f B and %.1f allocations a record), ratio %.2f, heap %.1f MiB, RSS %.0f MiB (peak %.0f, the whole test process: kfake's run included)\n",
-			n, sim, rate(ps.produce), perRec(ps.cpu), float64(ps.allocBytes)/float64(n), float64(ps.allocs)/float64(n), ps.unread,
-			fk, rate(pf.produce), perRec(pf.cpu), float64(pf.allocBytes)/float64(n), float64(pf.allocs)/float64(n), sim/fk, float64(ms.HeapInuse)/(1<<20), rss, peak)
+		fmt.Fprintf(os.Stderr, "kafka bench: %d records, median of %d rounds: kafkasim %.0f rec/s (acked %.0f rec/s; %.0f ns CPU, %.0f B and %.1f allocations a record; %.0f deleted by retention unread), kfake %.0f rec/s (acked %.0f rec/s; %.0f ns CPU, %.0f B and %.1f allocations a record), ratio %.2f (rounds %.2f to %.2f), heap %.1f MiB, RSS %.0f MiB (peak %.0f, the whole test process: kfake's runs included)\n",
+			n, rounds, sim, med(sims, produce), med(sims, cpu), med(sims, allocB), med(sims, allocs), med(sims, unread),
+			fk, med(fakes, produce), med(fakes, cpu), med(fakes, allocB), med(fakes, allocs), ratio, lo, hi, heap, rss, peak)
 	}
 }
 
@@ -256,6 +327,7 @@ func BenchmarkServeMemory(b *testing.B) {
 	n := benchRecords()
 	for i := 0; i < b.N; i++ {
 		r := benchRoom(b)
+		defer r.Close()
 		srv, addr := startServer(b, FromRoom(r), 3)
 		var early float64
 		ps := pipeline(b, addrs(addr, 3), n, func(produced int) {
