@@ -8,11 +8,8 @@
 package session
 
 import (
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
-	"hash/fnv"
 	"strconv"
 
 	"github.com/kafkasim/kafkasim/core"
@@ -65,7 +62,7 @@ type Driver struct {
 	fault   error // the core hit an internal limit; nothing runs any more
 
 	events *Store
-	hash   hash.Hash
+	hash   traceHash
 
 	// edited: Insert changed the steps from editFrom on (virtual ms)
 	// since takeEdit last read it (checkpoints after it are stale).
@@ -94,7 +91,7 @@ func NewDriver(steps []scenario.Step, opts StoreOptions) (*Driver, error) {
 	if len(steps) == 0 || steps[0].Cluster == nil {
 		return nil, fmt.Errorf("the first line must be `cluster brokers=N ...`")
 	}
-	d := &Driver{steps: steps, events: NewStore(opts), hash: fnv.New128a()}
+	d := &Driver{steps: steps, events: NewStore(opts), hash: newTraceHash()}
 	d.runner = scenario.NewRunner(scenario.RunOptions{NoTrace: true, OnEvent: d.record})
 	if err := d.runner.Step(&steps[0]); err != nil {
 		return nil, err
@@ -157,20 +154,19 @@ func (d *Driver) Fault() error { return d.fault }
 // ScriptEnd is when the script's last step finished (valid once Done).
 func (d *Driver) ScriptEnd() int64 { return d.lastEnd }
 
-// TraceHash is a hash of every event so far: two drivers that did the
-// same things in the same order have the same one.
-func (d *Driver) TraceHash() string {
-	return hex.EncodeToString(d.hash.Sum(nil))
-}
+// TraceHash is a hash of every event so far (tracehash.go): two drivers
+// that did the same things in the same order have the same one.
+func (d *Driver) TraceHash() string { return d.hash.sum() }
 
 func (d *Driver) record(e *core.Event) {
-	fmt.Fprintf(d.hash, "%d %s %s\n", e.At, e.Type, e.Text())
-	d.events.Add(*e)
+	d.hash.event(e)
+	d.events.Add(e)
 }
 
 func (d *Driver) drain() {
-	for _, e := range d.c.Events() {
-		d.record(&e)
+	evs := d.c.Events()
+	for i := range evs {
+		d.record(&evs[i])
 	}
 }
 

@@ -42,8 +42,8 @@ func NewStore(opts StoreOptions) *Store {
 	return &Store{opts: opts}
 }
 
-// Add keeps e.
-func (s *Store) Add(e core.Event) {
+// Add keeps a copy of *e.
+func (s *Store) Add(e *core.Event) {
 	if e.Verbose() {
 		s.wireCount++
 		s.wire = appendBounded(s.wire, e, s.opts.MaxWire, nil)
@@ -55,7 +55,7 @@ func (s *Store) Add(e core.Event) {
 
 // appendBounded appends e, dropping the oldest quarter when full (so the
 // cost of dropping is spread over many appends).
-func appendBounded(list []core.Event, e core.Event, max int, dropped *int) []core.Event {
+func appendBounded(list []core.Event, e *core.Event, max int, dropped *int) []core.Event {
 	if len(list) >= max {
 		n := max / 4
 		if n < 1 {
@@ -66,7 +66,7 @@ func appendBounded(list []core.Event, e core.Event, max int, dropped *int) []cor
 		}
 		list = append(list[:0], list[n:]...)
 	}
-	return append(list, e)
+	return append(list, *e)
 }
 
 // Trace returns the trace events kept, oldest first. Callers must not
@@ -121,7 +121,7 @@ func (s *Store) AddOutside(e core.Event) bool {
 	if !e.Outside {
 		return false
 	}
-	s.outside = appendBounded(s.outside, e, s.opts.MaxWire, nil)
+	s.outside = appendBounded(s.outside, &e, s.opts.MaxWire, nil)
 	// In time order: it came after those at its time.
 	for i := len(s.outside) - 1; i > 0 && s.outside[i-1].At > s.outside[i].At; i-- {
 		s.outside[i-1], s.outside[i] = s.outside[i], s.outside[i-1]
