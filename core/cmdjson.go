@@ -106,6 +106,14 @@ func DecodeCommand(data []byte) (Command, error) { return decodeCommand(data, li
 
 // decodeCommand is DecodeCommand within lim.
 func decodeCommand(data []byte, lim strictjson.Limits) (Command, error) {
+	if cmd, ok := fastDecode(data, lim); ok {
+		return cmd, nil
+	}
+	return decodeExact(data, lim)
+}
+
+// decodeExact is decodeCommand without the fast path (cmdjson_fast.go).
+func decodeExact(data []byte, lim strictjson.Limits) (Command, error) {
 	members, err := strictjson.Object(data, lim)
 	if err != nil {
 		return nil, err

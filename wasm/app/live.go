@@ -208,7 +208,7 @@ func (l *Live) Closed(why string) {
 // Receive handles one message from the room. A message it cannot read is
 // a notice, never a panic: the copy goes on.
 func (l *Live) Receive(data []byte) {
-	typ, id, err := protocol.Peek(data)
+	typ, id, err := peek(data)
 	if err != nil {
 		l.phase(l.status.Phase, "the room sent something unreadable: "+err.Error())
 		return
@@ -371,8 +371,8 @@ func (l *Live) events(data []byte) {
 	if l.status.Phase != PhaseLive {
 		return
 	}
-	var b protocol.Events
-	if err := json.Unmarshal(data, &b); err != nil {
+	b, full, err := decodeEvents(data)
+	if err != nil {
 		l.resync("unreadable events: " + err.Error())
 		return
 	}
@@ -391,23 +391,24 @@ func (l *Live) events(data []byte) {
 	l.status.RoomNow = b.Now
 	d := l.e.sess.Driver()
 	for i := range b.Events {
-		ev := &b.Events[i]
-		if ev.Outside {
-			l.outside(ev)
+		lev := &b.Events[i]
+		if lev.Outside {
+			l.outside(&full.Events[i])
 			continue
 		}
-		if ev.Seq <= l.seq {
+		if lev.Seq <= l.seq {
 			continue
 		}
-		if ev.Seq != l.seq+1 {
-			l.resync(fmt.Sprintf("event %d came after %d", ev.Seq, l.seq))
+		if lev.Seq != l.seq+1 {
+			l.resync(fmt.Sprintf("event %d came after %d", lev.Seq, l.seq))
 			return
 		}
-		if why := matchEvent(d.Events(), ev); why != "" {
+		ev := lev.event()
+		if why := matchEvent(d.Events(), &ev); why != "" {
 			l.resync(why)
 			return
 		}
-		l.seq = ev.Seq
+		l.seq = lev.Seq
 	}
 	if len(b.Events) > 0 {
 		l.fails = 0

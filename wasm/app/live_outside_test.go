@@ -42,7 +42,7 @@ type outsideServe struct {
 	stopKafk func()
 }
 
-func startOutsideServe(t *testing.T, script string) *outsideServe {
+func startOutsideServe(t testing.TB, script string) *outsideServe {
 	t.Helper()
 	s, err := server.New(server.Config{Scenario: script, ScenarioName: "outside", Speed: 1, Logf: func(string, ...any) {}})
 	if err != nil {
