@@ -19,11 +19,22 @@ const App = {
   whereId: 1,
 
   async boot() {
-    // What the first session may need is fetched while the wasm loads.
+    // What the first session may need is fetched while the wasm loads
+    // (index.html starts it before the stylesheets).
+    const e = window.__kafkasimEarly || {};
     this.early = {
-      examples: fetch("scenarios/index.json").then((r) => r.json()).catch(() => []),
-      welcome: fetch("assets/welcome.ksim").then((r) => r.text()),
+      examples: (e.examples || fetch("scenarios/index.json").then((r) => r.json())).then((v) => v || []).catch(() => []),
+      welcome: e.welcome || fetch("assets/welcome.ksim").then((r) => r.text()),
     };
+    // bootMs: when each step of the start finished, from navigation
+    // start (make bench's canvasbench prints them).
+    const t = (k) => { this.bootMs[k] = Math.round(performance.now()); };
+    // The controls and the lesson menu need no engine: they are wired
+    // while the wasm loads, not after (their handlers call the engine only
+    // when used; before it is up a call throws "not ready").
+    this.wire();
+    Lessons.init();
+    t("wired");
     try {
       await kafkasim._start();
     } catch (e) {
@@ -31,13 +42,7 @@ const App = {
       document.getElementById("banner").textContent = "The engine failed to start: " + e.message;
       throw e;
     }
-    // bootMs: when each step of the start finished, from navigation
-    // start (make bench's canvasbench prints them).
-    const t = (k) => { this.bootMs[k] = Math.round(performance.now()); };
     t("engine");
-    this.wire();
-    Lessons.init();
-    t("wired");
     await this.loadExamples();
     t("examples");
     await this.restore();

@@ -41,8 +41,12 @@ const Live = {
 
   async init() {
     try {
-      const r = await fetch("api/info");
-      this.available = r.ok && (await r.json()).protocol >= 1;
+      // index.html asked at once (window.__kafkasimEarly.info); once used
+      // it is asked again
+      const early = window.__kafkasimEarly && window.__kafkasimEarly.info;
+      if (early) window.__kafkasimEarly.info = null;
+      const info = await (early || fetch("api/info").then((r) => (r.ok ? r.json() : null)));
+      this.available = !!info && info.protocol >= 1;
     } catch (e) { this.available = false; }
     if (!this.available) return;
     const btn = h("button", { id: "class-btn", title: "Teach a class or join one (c)", onclick: (e) => { e.stopPropagation(); this.toggleMenu(); } }, "Classroom ▾");
