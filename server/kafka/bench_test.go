@@ -264,12 +264,21 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 		heap := 0.0
 		for k := 0; k < rounds; k++ {
 			var ps, pf phases
+			// The pprof label run (kafkasim or kfake) marks every
+			// goroutine a run starts, clients' and servers': a
+			// -cpuprofile splits with -tagfocus run=kafkasim.
+			sim := func() {
+				pprof.Do(context.Background(), pprof.Labels("run", "kafkasim"), func(context.Context) { ps, heap = kafkasimRun(b, n) })
+			}
+			fake := func() {
+				pprof.Do(context.Background(), pprof.Labels("run", "kfake"), func(context.Context) { pf = kfakeRun(b, n) })
+			}
 			if k%2 == 0 {
-				pf = kfakeRun(b, n)
-				ps, heap = kafkasimRun(b, n)
+				fake()
+				sim()
 			} else {
-				ps, heap = kafkasimRun(b, n)
-				pf = kfakeRun(b, n)
+				sim()
+				fake()
 			}
 			sims, fakes = append(sims, ps), append(fakes, pf)
 			ratios = append(ratios, rate(ps.total)/rate(pf.total))

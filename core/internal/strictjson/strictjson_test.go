@@ -95,3 +95,27 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestCheckWalksAgree: Check's walk without paths finds a value within
+// the limits exactly when the walk that names the field does, for a
+// fault in each place a value can hold one.
+func TestCheckWalksAgree(t *testing.T) {
+	long := strings.Repeat("x", 17)
+	cases := []outer{
+		{}, {Name: "a", In: &inner{Tags: []string{"x", "y"}}, List: []inner{{N: 1}, {Tags: []string{"z"}}}, Conf: map[string]string{"k": "v"}},
+		{Name: long}, {Name: "\xff"}, {In: &inner{Tags: []string{"a", "b", "c", "d"}}}, {In: &inner{Tags: []string{long}}},
+		{List: []inner{{}, {}, {}, {}}}, {List: []inner{{}, {Tags: []string{"\xfe"}}}},
+		{Conf: map[string]string{long: ""}}, {Conf: map[string]string{"\xff": ""}}, {Conf: map[string]string{"k": long}},
+		{Conf: map[string]string{"a": "", "b": "", "c": "", "d": ""}}, {skip: 1, Name: "ok"},
+	}
+	for i, o := range cases {
+		v := reflect.ValueOf(o)
+		c := checker{lim: lim}
+		if within, err := c.within(v), check(v, "", lim); within != (err == nil) {
+			t.Errorf("case %d: within %v, check %v", i, within, err)
+		}
+		if err, want := Check(v, "", lim), check(v, "", lim); (err == nil) != (want == nil) || (err != nil && err.Error() != want.Error()) {
+			t.Errorf("case %d: Check %v, want %v", i, err, want)
+		}
+	}
+}

@@ -376,14 +376,82 @@ func Quote(s string) string {
 
 // Check applies the limits to a Go value about to be encoded: what Decode
 // would refuse (strings that are not valid UTF-8 or too long, lists and
-// maps with too many items) is an error naming the field.
+// maps with too many items) is an error naming the field. A value within
+// the limits (the usual case: a real client's produce request of
+// thousands of records, command after command) is walked once without
+// building field paths; only a value that breaks one is walked again to
+// name the field.
 func Check(v reflect.Value, path string, lim Limits) error {
+	c := checker{lim: lim}
+	if c.within(v) {
+		return nil
+	}
+	return check(v, path, lim)
+}
+
+// checker walks a value as check does, with no paths: each struct type's
+// fields are listed once per walk.
+type checker struct {
+	lim    Limits
+	fields map[reflect.Type][]Field
+}
+
+// within reports whether check would find v within the limits: the same
+// values visited, the same tests.
+func (c *checker) within(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		s := v.String()
+		return utf8.ValidString(s) && len(s) <= c.lim.String
+	case reflect.Pointer:
+		return v.IsNil() || c.within(v.Elem())
+	case reflect.Struct:
+		t := v.Type()
+		fs, ok := c.fields[t]
+		if !ok {
+			if c.fields == nil {
+				c.fields = map[reflect.Type][]Field{}
+			}
+			fs = Fields(t)
+			c.fields[t] = fs
+		}
+		for _, f := range fs {
+			if !c.within(v.Field(f.Index)) {
+				return false
+			}
+		}
+	case reflect.Slice:
+		if v.Len() > c.lim.Items {
+			return false
+		}
+		for i := 0; i < v.Len(); i++ {
+			if !c.within(v.Index(i)) {
+				return false
+			}
+		}
+	case reflect.Map:
+		if v.Len() > c.lim.Items {
+			return false
+		}
+		iter := v.MapRange()
+		for iter.Next() {
+			k := iter.Key().String()
+			if !utf8.ValidString(k) || len(k) > c.lim.String || !c.within(iter.Value()) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// check is Check's walk that names the field at fault.
+func check(v reflect.Value, path string, lim Limits) error {
 	switch v.Kind() {
 	case reflect.String:
 		return checkString(v.String(), path, lim)
 	case reflect.Pointer:
 		if !v.IsNil() {
-			return Check(v.Elem(), path, lim)
+			return check(v.Elem(), path, lim)
 		}
 	case reflect.Struct:
 		for _, f := range Fields(v.Type()) {
@@ -391,7 +459,7 @@ func Check(v reflect.Value, path string, lim Limits) error {
 			if path != "" {
 				at = path + "." + f.Name
 			}
-			if err := Check(v.Field(f.Index), at, lim); err != nil {
+			if err := check(v.Field(f.Index), at, lim); err != nil {
 				return err
 			}
 		}
@@ -400,7 +468,7 @@ func Check(v reflect.Value, path string, lim Limits) error {
 			return tooMany(path, "items", lim.Items)
 		}
 		for i := 0; i < v.Len(); i++ {
-			if err := Check(v.Index(i), fmt.Sprintf("%s[%d]", path, i), lim); err != nil {
+			if err := check(v.Index(i), fmt.Sprintf("%s[%d]", path, i), lim); err != nil {
 				return err
 			}
 		}
@@ -414,7 +482,7 @@ func Check(v reflect.Value, path string, lim Limits) error {
 			if err := checkString(k, path+" key", lim); err != nil {
 				return err
 			}
-			if err := Check(iter.Value(), path+"."+k, lim); err != nil {
+			if err := check(iter.Value(), path+"."+k, lim); err != nil {
 				return err
 			}
 		}
