@@ -17,7 +17,8 @@ import (
 // Timestamp, the batch's first timestamp (the client's clock). Wire is
 // the whole batch as the client sent it, to serve back (wirebatch.go),
 // when its records' offset deltas are 0, 1, 2... (what Kafka keeps in
-// place); else "".
+// place) and no value is null (the core's record holds an empty one, and
+// a consumer reads what the core holds); else "".
 type wireBatch struct {
 	ProducerID    int64
 	ProducerEpoch int16
@@ -111,11 +112,11 @@ func decodeBatch(raw []byte) (wireBatch, error) {
 	wb.Records = make([]log.Record, n)
 	inPlace := true
 	for i := range wb.Records {
-		end, delta, err := readRecord(s, pos, &wb.Records[i])
+		end, same, err := readRecord(s, pos, int64(i), &wb.Records[i])
 		if err != nil {
 			return wb, fmt.Errorf("%w: record %d: %v", errCorrupt, i, err)
 		}
-		inPlace = inPlace && delta == int64(i)
+		inPlace = inPlace && same
 		pos = end
 	}
 	if pos != len(s) {
@@ -141,43 +142,44 @@ var (
 // headers, which must fill the length exactly. A negative key length is
 // a null key; a negative value length reads as an empty value (the
 // simulated log has no null values); a null header key is invalid, as in
-// Kafka. It returns where the next record starts and the record's
-// offset delta.
-func readRecord(s string, pos int, r *log.Record) (int, int64, error) {
+// Kafka. It returns where the next record starts, and whether the bytes
+// say what the core's record does: the offset delta is offsetDelta and
+// the value is not null.
+func readRecord(s string, pos int, offsetDelta int64, r *log.Record) (int, bool, error) {
 	size, pos, ok := varint(s, pos)
 	if !ok || size < 0 || size > int64(len(s)-pos) {
-		return 0, 0, errTruncated
+		return 0, false, errTruncated
 	}
 	end := pos + int(size)
 	body := s[:end]
 	pos++ // attributes: unused in v2 records
 	var tsd, od, klen, vlen, nh int64
 	if tsd, pos, ok = varint(body, pos); !ok {
-		return 0, 0, errTruncated
+		return 0, false, errTruncated
 	}
 	if od, pos, ok = varint(body, pos); !ok { // offset delta: the leader assigns offsets
-		return 0, 0, errTruncated
+		return 0, false, errTruncated
 	}
 	r.TimestampDelta = tsd
 	if klen, pos, ok = varint(body, pos); !ok {
-		return 0, 0, errTruncated
+		return 0, false, errTruncated
 	}
 	if klen >= 0 {
 		if r.Key, pos, ok = span(body, pos, klen); !ok {
-			return 0, 0, errTruncated
+			return 0, false, errTruncated
 		}
 		r.HasKey = true
 	}
 	if vlen, pos, ok = varint(body, pos); !ok {
-		return 0, 0, errTruncated
+		return 0, false, errTruncated
 	}
 	if vlen >= 0 {
 		if r.Value, pos, ok = span(body, pos, vlen); !ok {
-			return 0, 0, errTruncated
+			return 0, false, errTruncated
 		}
 	}
 	if nh, pos, ok = varint(body, pos); !ok || nh < 0 || nh > int64(len(body)-pos) {
-		return 0, 0, errTruncated
+		return 0, false, errTruncated
 	}
 	if nh > 0 {
 		r.Headers = make([]log.Header, nh)
@@ -185,28 +187,28 @@ func readRecord(s string, pos int, r *log.Record) (int, int64, error) {
 			h := &r.Headers[j]
 			var l int64
 			if l, pos, ok = varint(body, pos); !ok {
-				return 0, 0, errTruncated
+				return 0, false, errTruncated
 			}
 			if l < 0 {
-				return 0, 0, errNullHeader
+				return 0, false, errNullHeader
 			}
 			if h.Key, pos, ok = span(body, pos, l); !ok {
-				return 0, 0, errTruncated
+				return 0, false, errTruncated
 			}
 			if l, pos, ok = varint(body, pos); !ok {
-				return 0, 0, errTruncated
+				return 0, false, errTruncated
 			}
 			if l < 0 {
 				h.Null = true
 			} else if h.Value, pos, ok = span(body, pos, l); !ok {
-				return 0, 0, errTruncated
+				return 0, false, errTruncated
 			}
 		}
 	}
 	if pos != end {
-		return 0, 0, errRecordSize
+		return 0, false, errRecordSize
 	}
-	return end, od, nil
+	return end, od == offsetDelta && vlen >= 0, nil
 }
 
 // varint reads a zig-zag varint at s[pos:] (ByteUtils.readVarlong), at

@@ -24,9 +24,11 @@ import (
 // stores (a stored batch never changes, and replicas and Fetch replies
 // share its slice): a Fetch copies them and rewrites the header from the
 // core's batch instead of encoding every record again. Batches the core
-// made itself (its own producers), read back from --data-dir, or whose
-// records' offset deltas are not 0, 1, 2... (Kafka rewrites those too)
-// have no kept bytes and are encoded by recordbatch.Append.
+// made itself (its own producers), read back from --data-dir, whose
+// records' offset deltas are not 0, 1, 2... (Kafka rewrites those too) or
+// that hold a null value (not simulated: the core keeps an empty one, and
+// a consumer must read what the core has) have no kept bytes and are
+// encoded by recordbatch.Append.
 
 // wireTable maps a produced batch's records (a weak pointer to the first,
 // so that it never keeps a batch alive) to the batch's bytes as the

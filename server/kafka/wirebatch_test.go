@@ -109,9 +109,24 @@ func TestServedCompressedBatch(t *testing.T) {
 }
 
 // TestWireNotKeptOutOfPlace: a batch whose records' offset deltas are not
-// 0, 1, 2... keeps no bytes (Kafka rebuilds such a batch): a Fetch encodes
-// the core's records.
+// 0, 1, 2... keeps no bytes (Kafka rebuilds such a batch), nor one with a
+// null value (the core holds an empty one): a Fetch encodes the core's
+// records.
 func TestWireNotKeptOutOfPlace(t *testing.T) {
+	body := []byte{0} // attributes
+	for _, v := range []int64{0, 0, -1, -1, 0} { // timestamp delta, offset delta, null key, null value, no headers
+		body = binary.AppendVarint(body, v)
+	}
+	null := append(encode(recordbatch.Batch{Timestamp: 5, ProducerID: -1, BaseSequence: -1, Records: []log.Record{{}}})[:61],
+		append(binary.AppendVarint(nil, int64(len(body))), body...)...)
+	binary.BigEndian.PutUint32(null[8:], uint32(len(null)-12))
+	binary.BigEndian.PutUint32(null[17:], crc32.Checksum(null[21:], recordbatch.CRC32C))
+	if wbs, err := decodeBatches(null); err != nil {
+		t.Fatal(err)
+	} else if wbs[0].Wire != "" || wbs[0].Records[0].Value != "" {
+		t.Errorf("a null value: kept %d bytes, value %q", len(wbs[0].Wire), wbs[0].Records[0].Value)
+	}
+
 	in := wireSample()
 	var rb kmsg.RecordBatch
 	if err := rb.ReadFrom(in); err != nil {
