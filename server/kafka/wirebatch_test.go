@@ -113,7 +113,7 @@ func TestServedCompressedBatch(t *testing.T) {
 // null value (the core holds an empty one): a Fetch encodes the core's
 // records.
 func TestWireNotKeptOutOfPlace(t *testing.T) {
-	body := []byte{0} // attributes
+	body := []byte{0}                            // attributes
 	for _, v := range []int64{0, 0, -1, -1, 0} { // timestamp delta, offset delta, null key, null value, no headers
 		body = binary.AppendVarint(body, v)
 	}
