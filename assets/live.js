@@ -261,8 +261,22 @@ const Live = {
     const el = document.getElementById("live-lag");
     if (!el) return;
     const st = this.status;
-    const lag = Math.max(0, st.roomNow - st.now);
-    el.textContent = st.phase === "live" ? (st.speed > 0 ? "live" : "paused by the teacher") + (lag > 500 ? ` (${fmtTime(lag)} behind)` : "") : st.phase;
+    const lag = st.behind || 0;
+    let text = st.phase === "live" ? (st.speed > 0 ? "live" : "paused by the teacher") + (lag > 500 ? ` (${fmtTime(lag)} behind)` : "") : st.phase;
+    if (st.note && st.note.startsWith("catching up")) text = st.note;
+    if (st.catchUps) text += ` · fell behind and caught up ${st.catchUps === 1 ? "once" : st.catchUps + " times"}`;
+    el.textContent = text;
+    const tr = document.getElementById("live-traffic");
+    if (tr) tr.textContent = this.trafficText(st.traffic);
+  },
+
+  // trafficText sums up the room's real clients' requests (the page
+  // draws a sample of their messages at high rates, with xN counts).
+  trafficText(t) {
+    if (!t || !t.requests) return "";
+    const per = Object.entries(t.perAPI || {}).sort((a, b) => b[1] - a[1]).slice(0, 3)
+      .filter(([, r]) => r >= 0.5).map(([api, r]) => `${api} ${r >= 10 ? Math.round(r) : r.toFixed(1)}/s`);
+    return `real clients: ${t.requests.toLocaleString("en")} requests` + (t.rate >= 0.5 ? `, ${Math.round(t.rate)}/s now` : "") + (per.length ? ` (${per.join(", ")})` : "");
   },
 
   // applyLock turns the driving controls off, each saying why, while this
@@ -307,6 +321,7 @@ const Live = {
       h("span", { class: "live-dot " + st.phase, title: st.phase }),
       h("strong", {}, "Room " + this.code),
       h("span", { id: "live-lag", class: "live-state" }, st.phase),
+      h("span", { id: "live-traffic", class: "live-traffic", title: "Requests of real Kafka clients (kcat, franz-go, ...) the room received, per API, per second of the room's time" }, this.trafficText(st.traffic)),
       h("span", { class: "live-role " + (teacher ? "drive" : "watch") }, teacher
         ? "You are the teacher: what you do here happens in every student's page."
         : "You are watching: the teacher drives this room, so its controls are off here. Fork my own copy to try it yourself."),

@@ -65,6 +65,9 @@ type extConns struct {
 	conns map[string]*extConn
 	hosts map[string]*extHost
 	seq   int
+	// records is what real clients produced and were answered
+	// (external_counts.go).
+	records OutsideRecords
 }
 
 // extHost is an outside client host: a network node shared by its
@@ -391,6 +394,7 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 	in := &produceReq{producer: cn.name, acks: int(req.Acks), timeout: int64(max(req.TimeoutMs, 0)), pid: -1}
 	var idx []int // resp index of each in.parts entry
 	for i, pp := range req.Partitions {
+		x.records.Produced += int64(len(pp.Records))
 		resp.Partitions[i] = ProducePartitionResponse{Topic: pp.Topic, Partition: pp.Partition, BaseOffset: -1, LogStartOffset: -1, LogAppendTime: -1}
 		p, err := x.partition(pp.Topic, pp.Partition)
 		switch {
@@ -429,7 +433,10 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 			out.Error, out.BaseOffset, out.LogAppendTime = pr.err, pr.offset, pr.appendTime
 			if pr.err != "" {
 				out.BaseOffset = -1
-			} else if lr := b.replicas[pr.p]; lr != nil {
+				continue
+			}
+			x.records.Acked += int64(len(req.Partitions[idx[k]].Records))
+			if lr := b.replicas[pr.p]; lr != nil {
 				out.LogStartOffset = lr.log.StartOffset()
 			}
 		}
@@ -501,6 +508,7 @@ func (x *extConns) fetch(cn *extConn, req *FetchRequest, done func(*Reply)) {
 				out.HighWatermark, out.LastStableOffset, out.LogStartOffset = fr.hw, fr.hw, fr.logStart
 			}
 			for _, bt := range fr.batches {
+				x.records.Fetched += int64(len(bt.Records))
 				out.Batches = append(out.Batches, FetchedBatch{BaseOffset: bt.BaseOffset, PartitionLeaderEpoch: bt.Epoch,
 					ProducerID: bt.ProducerID, ProducerEpoch: bt.ProducerEpoch, BaseSequence: bt.BaseSequence,
 					Timestamp: bt.Timestamp, MaxTimestamp: bt.MaxTimestamp(), LogAppendTime: bt.LogAppendTime,

@@ -58,6 +58,16 @@ type Live struct {
 	nextID  int64
 	fails   int
 	notices []json.RawMessage
+
+	// Falling behind (live_queue.go).
+	pumped     bool // Enqueue and Pump are in use: histories replay in slices
+	limQueue   int  // maxQueue (tests lower it)
+	queue      []queued
+	queueBytes int
+	heard      int64             // the room's latest virtual time in a queued batch
+	traffic    traffic           // real clients' requests by API
+	loading    *protocol.History // a history being replayed to its moment
+	stale      bool              // events were skipped while it loaded: resync again after
 }
 
 // LiveStatus is what the page shows about live mode.
@@ -77,6 +87,16 @@ type LiveStatus struct {
 	Note     string  `json:"note,omitempty"`
 	Clients  int     `json:"clients,omitempty"`
 	Watchers int     `json:"watchers,omitempty"`
+
+	// Falling behind (live_queue.go): how far the copy is behind the
+	// room's time as last heard (virtual ms), the room's frames waiting
+	// to be handled, events batches skipped and the catch-ups they
+	// caused, and the real clients' traffic.
+	Behind   int64    `json:"behind,omitempty"`
+	Queued   int      `json:"queued,omitempty"`
+	Skipped  int      `json:"skipped,omitempty"`
+	CatchUps int      `json:"catchUps,omitempty"`
+	Traffic  *Traffic `json:"traffic,omitempty"`
 
 	Lesson     *protocol.Lesson     `json:"lesson,omitempty"`
 	Prediction *protocol.Prediction `json:"prediction,omitempty"`
@@ -98,7 +118,7 @@ func (e *ErrWatching) Error() string {
 // showing what it had. While a Live is in use, the caller must not run
 // e's clock (Tick, Advance, Seek) or change its session: the room does.
 func NewLive(e *Engine, send func([]byte) error, token string) *Live {
-	return &Live{e: e, send: send, token: token, status: LiveStatus{Live: true, Phase: PhaseConnecting, Role: "watcher"}}
+	return &Live{e: e, send: send, token: token, limQueue: maxQueue, status: LiveStatus{Live: true, Phase: PhaseConnecting, Role: "watcher"}}
 }
 
 // Stop leaves live mode: the copy stays loaded as a local session at the
@@ -114,6 +134,11 @@ func (l *Live) Stop() {
 func (l *Live) Status() LiveStatus {
 	s := l.status
 	s.Now, s.Gen, s.Applied, s.Checked = l.e.Now(), l.gen, l.n, l.seq
+	s.Behind, s.Queued = l.Behind()
+	s.Traffic = l.traffic.view()
+	if c := l.catchingUp(); c != "" {
+		s.Note = c
+	}
 	return s
 }
 
@@ -213,7 +238,12 @@ func (l *Live) Receive(data []byte) {
 		l.phase(l.status.Phase, "the room sent something unreadable: "+err.Error())
 		return
 	}
-	if l.histID != 0 && typ == protocol.TEvents {
+	if typ == protocol.TEvents && !l.pumped {
+		if now, ok := batchNow(data); ok {
+			l.traffic.note(data, now)
+		}
+	}
+	if (l.histID != 0 || l.loading != nil) && typ == protocol.TEvents {
 		if len(l.held) >= maxHeld {
 			l.held, l.overrun = nil, true
 		} else {
@@ -319,25 +349,9 @@ func (l *Live) history(data []byte) {
 		l.phase(PhaseDiverged, "the room's history does not load here: "+ei.Msg)
 		return
 	}
-	if err := l.runTo(h.At); err != nil || l.e.Now() != h.At {
-		l.resync(fmt.Sprintf("its history replays to %d ms, not %d", l.e.Now(), h.At))
-		return
-	}
-	if diff := sameSnapshot(l.e.Snapshot(), h.Snapshot); diff != "" {
-		l.resync("the replayed state differs: " + diff)
-		return
-	}
-	l.gen, l.n, l.seq = h.Gen, h.N, h.Seq
-	l.status.RoomNow = h.At
-	l.setSpeed(l.status.Speed) // Load paused the engine
-	held := l.held
-	l.held = nil
-	l.phase(PhaseLive, "")
-	for _, m := range held {
-		if l.status.Phase != PhaseLive {
-			return
-		}
-		l.Receive(m)
+	l.loading = &h
+	if !l.pumped {
+		l.finishLoad(nil)
 	}
 }
 

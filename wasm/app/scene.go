@@ -180,6 +180,12 @@ func (e *Engine) Scene(o SceneOptions) (*scene.Scene, error) {
 	for _, k := range snap.Consumers {
 		s.Counters.Consumed += int64(k.Polled)
 	}
+	// Real clients (kcat, franz-go, ...) count too: what their Produce
+	// requests carried and had acknowledged, what Fetch returned to them.
+	out := c.OutsideRecords()
+	s.Counters.Produced += out.Produced
+	s.Counters.Acked += out.Acked
+	s.Counters.Consumed += out.Fetched
 	return s, s.Validate()
 }
 

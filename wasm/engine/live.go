@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"github.com/kafkasim/kafkasim/server/protocol"
 	"github.com/kafkasim/kafkasim/wasm/app"
@@ -22,6 +23,9 @@ type liveConn struct {
 	funcs []js.Func
 	last  float64 // the room's last speed above 0, for play
 }
+
+// pumpBudget is the wall time a frame spends on the room's messages.
+const pumpBudget = 12 * time.Millisecond
 
 // live is the connection in force; nil in local mode.
 var live *liveConn
@@ -41,7 +45,11 @@ func liveHandlers(e *app.Engine, h map[string]Handler) map[string]Handler {
 	}
 	inLive := map[string]Handler{
 		"tick": func(a []js.Value) (any, error) {
-			return map[string]any{"changed": false, "now": e.Now(), "version": e.Version()}, nil
+			// The room's messages, within this frame's share of time: the
+			// picture keeps being drawn however fast the room goes.
+			deadline := time.Now().Add(pumpBudget)
+			changed := live.l.Pump(func() bool { return time.Now().Before(deadline) })
+			return map[string]any{"changed": changed, "now": e.Now(), "version": e.Version()}, nil
 		},
 		"command": func(a []js.Value) (any, error) { return live.l.Command(str(a, 0)), nil },
 		"play": func(a []js.Value) (any, error) {
@@ -171,7 +179,7 @@ func liveConnect(e *app.Engine, url, token string) (st app.LiveStatus, err error
 	}
 	on("onmessage", func(ev js.Value) {
 		if d := ev.Get("data"); d.Type() == js.TypeString {
-			c.l.Receive([]byte(d.String()))
+			c.l.Enqueue([]byte(d.String())) // handled by tick (Pump), so the socket is always read at once
 		}
 	})
 	on("onclose", func(ev js.Value) {
