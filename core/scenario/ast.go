@@ -14,8 +14,11 @@ type Step struct {
 	Text    string // the line as written, without comment and surrounding space
 	Cluster *core.Options
 	Cmd     core.Command
-	Expect  *Expect
-	Print   *Print
+	// During, for `during +D COMMAND`, is D: Cmd is applied D ms after
+	// the start of the settle, poll or commit in progress (during.go).
+	During *int64
+	Expect *Expect
+	Print  *Print
 }
 
 // Expect is an `expect` line. Kind is the word after expect (leader, isr,

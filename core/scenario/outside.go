@@ -25,6 +25,9 @@ const outsideVerb = "outside"
 // `outside` line: its JSON is taken whole, so a '#' or a quote inside a
 // JSON string is not a comment's start.
 func isOutsideLine(line string) bool {
+	if r := duringRest(line); r != "" {
+		line = r
+	}
 	rest, ok := strings.CutPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), outsideVerb)
 	return ok && (rest == "" || unicode.IsSpace(rune(rest[0])))
 }

@@ -12,7 +12,11 @@ import (
 func Run(s *Script, opts RunOptions) (*Result, error) {
 	r := NewRunner(opts)
 	for i := range s.Steps {
-		if err := r.Step(&s.Steps[i]); err != nil {
+		step := r.Step
+		if i+1 < len(s.Steps) && s.Steps[i+1].During != nil {
+			step = r.Begin // a during step follows: the operation stays in progress for it
+		}
+		if err := step(&s.Steps[i]); err != nil {
 			return r.res, err
 		}
 	}
@@ -34,6 +38,7 @@ type Runner struct {
 	errLine int    // its line, while nobody has expected it
 	cmdErr  string // error of the last step, if it was a command
 	running *Step  // the step whose blocking operation is in progress
+	started int64  // when it started (virtual ms)
 }
 
 // NewRunner returns a runner waiting for the script's `cluster` step.
@@ -107,6 +112,10 @@ func (r *Runner) InProgress() *core.Op {
 // complete at once. A step in progress is run to completion first. The
 // error is Step's.
 func (r *Runner) Begin(st *Step) error {
+	if st.During != nil && r.c != nil {
+		r.beginDuring(st)
+		return nil
+	}
 	r.complete()
 	r.cmdErr = ""
 	if st.Cluster != nil {
@@ -135,7 +144,7 @@ func (r *Runner) Begin(st *Step) error {
 		err := r.c.Apply(st.Cmd)
 		r.flush()
 		if err == nil && before == nil && r.c.Pending() != nil {
-			r.running = st
+			r.running, r.started = st, r.c.Now()
 			return nil
 		}
 		r.commandDone(st, err)

@@ -36,6 +36,7 @@ var usage = map[string]string{
 	"expect":       "expect KIND ... (KIND: leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed, znode, violations, error)",
 	"print":        "print [PARTITION|GROUP|BROKER|znodes]",
 	"zk":           "zk delete /controller [version=N] [session=0xID] [xid=N] [conn=ADDR]",
+	"during":       "during +D COMMAND (COMMAND applied D after the start of the settle, poll or commit in progress)",
 	"restore":      "restore PART/OF DATA (one part of a cluster restored from disk, as kafkasim serve --data-dir writes it)",
 	"outside":      `outside [bytes] {"type":"conn_open"|"conn_close"|"request", ...} (one JSON object: an outside client's command)`,
 }

@@ -23,6 +23,7 @@ func (e *ErrHistoryFull) Error() string {
 type entry struct {
 	At, End int64
 	Line    string
+	During  bool // a `during` line: applied inside the blocking operation before it (during.go)
 }
 
 // history is the room's timed command log since its cluster was made. The
@@ -100,6 +101,10 @@ func (h *history) ksim(name string, now int64) (string, error) {
 	b.WriteString(cl + "\n")
 	t := int64(0)
 	for _, e := range h.entries {
+		if e.During {
+			b.WriteString(e.Line + "\n") // its time is in it
+			continue
+		}
 		writeWait(&b, e.At-t)
 		if e.Line != "" {
 			b.WriteString(e.Line + "\n")

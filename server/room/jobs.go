@@ -248,7 +248,12 @@ func (s *loopState) applyCmd(cmd core.Command) error {
 		why = cmd.Kind() + " has no scenario form: " + err.Error()
 		line = ""
 	case s.c.Pending() != nil:
-		why = cmd.Kind() + " came while a settle, poll or commit of a script was in progress, which a replay runs whole"
+		// In the middle of a script's settle, poll or commit: the line
+		// says when in it (during.go).
+		if line, why = s.duringLine(at, line); why == "" {
+			s.recordDuring(at, line)
+			return nil
+		}
 	}
 	s.record(at, line, why)
 	return nil

@@ -179,7 +179,13 @@ func liveConnect(e *app.Engine, url, token string) (st app.LiveStatus, err error
 	}
 	on("onmessage", func(ev js.Value) {
 		if d := ev.Get("data"); d.Type() == js.TypeString {
-			c.l.Enqueue([]byte(d.String())) // handled by tick (Pump), so the socket is always read at once
+			// Queued, then handled within a budget (at least one message
+			// per message, so the page keeps the room's pace when it
+			// can; the frames' ticks handle the rest): a busy page never
+			// stops reading its socket.
+			c.l.Enqueue([]byte(d.String()))
+			deadline := time.Now().Add(pumpBudget)
+			c.l.Pump(func() bool { return time.Now().Before(deadline) })
 		}
 	})
 	on("onclose", func(ev js.Value) {

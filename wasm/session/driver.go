@@ -52,9 +52,10 @@ type Driver struct {
 	waitEnd   int64 // when it ends
 	lastEnd   int64 // when the last step finished (free running since then)
 
-	blocking bool // a settle, poll or commit is in progress (in the core)
-	blockIdx int  // its step index
-	blockRes int  // its index in results
+	blocking bool  // a settle, poll or commit is in progress (in the core)
+	blockIdx int   // its step index
+	blockAt  int64 // when it started (during steps count from it: during.go)
+	blockRes int   // its index in results
 	queue    []scenario.Step
 
 	starts  []int64 // start time of each step started so far
@@ -191,6 +192,9 @@ func (d *Driver) RunTo(t int64) error {
 	}
 	for d.fault == nil {
 		if op := d.runner.InProgress(); op != nil {
+			if d.runDuring(t) {
+				continue
+			}
 			// a settle, poll or commit: the core stops at its completion
 			if d.Now() >= t {
 				return d.fault
@@ -244,6 +248,8 @@ func (d *Driver) startStep() {
 		res.Error = "cluster given twice: a session has one cluster (load a new script instead)"
 	case st.Print != nil:
 		res.Output, res.Error = d.print(st.Print)
+	case st.During != nil:
+		res.Error = d.startDuring(st)
 	case st.Expect != nil:
 		before := len(d.runner.Failures())
 		if err := d.runner.Step(st); err != nil {
@@ -268,7 +274,7 @@ func (d *Driver) startStep() {
 		}
 		d.drain()
 		if d.runner.InProgress() != nil {
-			d.blockIdx, d.blockRes = i, len(d.results)
+			d.blockIdx, d.blockRes, d.blockAt = i, len(d.results), d.Now()
 			d.blocking = true
 			return
 		}
@@ -311,6 +317,9 @@ func (d *Driver) print(p *scenario.Print) (string, string) {
 func (d *Driver) Insert(st scenario.Step) (StepResult, error) {
 	if d.fault != nil {
 		return StepResult{}, d.fault
+	}
+	if st.During != nil {
+		return d.insertDuring(st)
 	}
 	if what, until := d.Blocked(); what != "" {
 		return StepResult{}, &BlockedError{Step: what, Until: until}
