@@ -22,6 +22,7 @@ type RunOptions struct {
 	// cluster, the failures and the violations (the simulation tester).
 	NoTrace bool
 	// OnEvent, when set, sees every event in order, verbose ones included.
+	// The event is the cluster's (Cluster.DrainEvents): copy it to keep it.
 	OnEvent func(*core.Event)
 }
 
@@ -60,15 +61,15 @@ func (r *Runner) echo(st *Step) {
 
 // flush writes the events recorded since the last flush.
 func (r *Runner) flush() {
-	for _, e := range r.c.Events() {
+	r.c.DrainEvents(func(e *core.Event) {
 		if r.opts.OnEvent != nil {
-			r.opts.OnEvent(&e)
+			r.opts.OnEvent(e)
 		}
 		if r.opts.NoTrace || !r.opts.Verbose && e.Verbose() {
-			continue
+			return
 		}
 		fmt.Fprintf(&r.out, "  %9s  %s\n", core.FormatTime(e.At), e.Text())
-	}
+	})
 }
 
 func (r *Runner) summary() {

@@ -164,12 +164,7 @@ func (d *Driver) record(e *core.Event) {
 	d.events.Add(e)
 }
 
-func (d *Driver) drain() {
-	evs := d.c.Events()
-	for i := range evs {
-		d.record(&evs[i])
-	}
-}
+func (d *Driver) drain() { d.c.DrainEvents(d.record) }
 
 // advance moves the clock by ms and drains the events.
 func (d *Driver) advance(ms int64) {
