@@ -12,7 +12,10 @@ package kafka
 // we never gave is FETCH_SESSION_ID_NOT_FOUND. Follower fetches from
 // outside (replica id >= 0) are refused: the simulated brokers replicate
 // among themselves. Without transactions the last stable offset is the
-// high watermark and no batch is aborted.
+// high watermark and no batch is aborted. Each batch goes back as its
+// producer sent it, compression included, when its bytes were kept
+// (wirebatch.go: Kafka's compression.type=producer), else encoded from
+// the core's records, uncompressed.
 
 import (
 	"github.com/kafkasim/kafkasim/core"

@@ -5,15 +5,17 @@ package kafka
 // Each partition's records must be exactly one v2 batch (Kafka's
 // LogValidator: INVALID_RECORD otherwise), CRC-checked and decompressed
 // here (none, gzip, snappy raw or xerial, lz4, zstd); the records enter
-// the core's log uncompressed. The core appends on the leader and, for
-// acks=all, answers only once the ISR has the batch in simulated time;
-// acks=0 gets no response at all (a failed append closes the connection,
-// as Kafka does so the producer notices). Record headers and per-record
-// timestamps are kept: each record's CreateTime is the batch's first
-// timestamp plus its delta, on the brokers' clock (clock.go); a topic
-// with message.timestamp.type=LogAppendTime stamps the leader's clock as
-// the batch's max timestamp, which every record then reads as, and the
-// response carries it (LogAppendTime, -1 otherwise).
+// the core's log uncompressed, and the batch's own bytes are kept for
+// Fetch to serve back as they came (wirebatch.go). The core appends on
+// the leader and, for acks=all, answers only once the ISR has the batch
+// in simulated time; acks=0 gets no response at all (a failed append
+// closes the connection, as Kafka does so the producer notices). Record
+// headers and per-record timestamps are kept: each record's CreateTime
+// is the batch's first timestamp plus its delta, on the brokers' clock
+// (clock.go); a topic with message.timestamp.type=LogAppendTime stamps
+// the leader's clock as the batch's max timestamp, which every record
+// then reads as, and the response carries it (LogAppendTime, -1
+// otherwise).
 // Transactional batches are refused (INVALID_RECORD): transactions are
 // not simulated.
 
