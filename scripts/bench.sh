@@ -183,7 +183,7 @@ if [[ ${BENCH_BROWSER:-1} != 0 ]]; then
 	b() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/browser"; }
 	mb() { awk -v n="$1" 'BEGIN { printf "%.2f MB", n / 1e6 }'; }
 	echo
-	echo "Browser: wasm sizes (-trimpath -ldflags='-s -w'; gzip -9, as served precompressed)"
+	echo "Browser: wasm sizes (-trimpath -ldflags='-s -w', cold packages without inlining: webapp.ColdPackages; gzip -9, as served precompressed)"
 	# kafkasim.wasm is the page's one binary (engine + canvas); lessonparse
 	# loads only when a teacher opens a lesson file; empty is the baseline.
 	for w in kafkasim lessonparse empty; do

@@ -55,7 +55,11 @@ func main() {
 	}
 	defer os.RemoveAll(dir)
 	wasm := filepath.Join(dir, "kafkasim.wasm")
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", wasm, "./wasm/canvas")
+	args := []string{"build", "-trimpath"} // the page's flags (webapp.Target.BuildArgs) but -s -w: names kept
+	for _, p := range webapp.ColdPackages {
+		args = append(args, "-gcflags="+p+"=-l")
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, "-o", wasm, "./wasm/canvas")...)
 	cmd.Dir, cmd.Env = root, append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		log.Fatalf("canvasprof: go build: %v\n%s", err, b)
