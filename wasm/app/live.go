@@ -68,6 +68,9 @@ type Live struct {
 	traffic    traffic           // real clients' requests by API
 	loading    *protocol.History // a history being replayed to its moment
 	stale      bool              // events were skipped while it loaded: resync again after
+	offset     int64             // the least (page's clock - room's) seen for a batch, ms
+	offsetSet  bool
+	lateness   int64 // how much later than that the last batch came
 }
 
 // LiveStatus is what the page shows about live mode.

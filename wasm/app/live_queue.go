@@ -116,19 +116,27 @@ func (t *traffic) view() *Traffic {
 	return v
 }
 
-// batchNow reads the room's virtual time of an events batch from its
-// first members ({"type":"events","gen":G,"now":N,...}); false if it is
-// not written so.
-func batchNow(data []byte) (int64, bool) {
+// batchTimes reads the room's virtual time and wall time of an events
+// batch from its first members ({"type":"events","gen":G,"now":N,"t":T,
+// ...}); false if it is not written so.
+func batchTimes(data []byte) (now, t int64, ok bool) {
 	rest, ok := bytes.CutPrefix(data, eventsPrefix)
 	if !ok {
-		return 0, false
+		return 0, 0, false
 	}
-	i := bytes.Index(rest[:min(len(rest), 40)], []byte(`,"now":`))
+	head := rest[:min(len(rest), 80)]
+	now, ok1 := member(head, `,"now":`)
+	t, ok2 := member(head, `,"t":`)
+	return now, t, ok1 && ok2
+}
+
+// member reads the integer after key in head.
+func member(head []byte, key string) (int64, bool) {
+	i := bytes.Index(head, []byte(key))
 	if i < 0 {
 		return 0, false
 	}
-	rest = rest[i+len(`,"now":`):]
+	rest := head[i+len(key):]
 	j := bytes.IndexByte(rest, ',')
 	if j < 0 {
 		return 0, false
@@ -137,25 +145,61 @@ func batchNow(data []byte) (int64, bool) {
 	return n, err == nil
 }
 
-// Enqueue keeps a message from the room for Pump. It is cheap (the
-// message is not decoded), so the socket's callback can always take what
-// comes. A queue past its limits skips its events batches and catches up
-// by resync.
-func (l *Live) Enqueue(data []byte) {
+// batchNow is batchTimes' virtual time.
+func batchNow(data []byte) (int64, bool) {
+	now, _, ok := batchTimes(data)
+	return now, ok
+}
+
+// Enqueue keeps a message from the room for Pump; wall is the page's
+// clock (Unix ms) as it arrived. It is cheap (the message is not
+// decoded), so the socket's callback can always take what comes. A queue
+// past its limits, or a batch that reached the page more than maxLate
+// after the room sent it (the page's event loop was too busy to read its
+// socket), skips the events batches waiting and catches up by resync.
+func (l *Live) Enqueue(data []byte, wall int64) {
 	l.pumped = true
 	events := bytes.HasPrefix(data, eventsPrefix)
+	late := false
 	if events {
-		if now, ok := batchNow(data); ok {
+		if now, sent, ok := batchTimes(data); ok {
 			l.heard = max(l.heard, now)
 			l.traffic.note(data, now)
+			late = l.late(wall, sent)
 		}
 	}
 	l.queue = append(l.queue, queued{data: data, events: events})
 	l.queueBytes += len(data)
-	if len(l.queue) > l.limQueue || l.queueBytes > maxQueueBytes {
+	if late || len(l.queue) > l.limQueue || l.queueBytes > maxQueueBytes {
 		l.skip()
 	}
 }
+
+// maxLate is how long after the room sent it a batch may reach the page
+// before the page skips and catches up (the room's clock and the page's
+// differ by an offset, measured as the least delay seen).
+const maxLate = 5000
+
+// late reports whether a batch the room sent at sent (its wall ms) and
+// the page heard at wall is later than maxLate, and keeps the Lateness.
+func (l *Live) late(wall, sent int64) bool {
+	if wall == 0 || sent == 0 {
+		return false
+	}
+	d := wall - sent
+	if !l.offsetSet || d < l.offset {
+		l.offset, l.offsetSet = d, true
+	}
+	l.lateness = d - l.offset
+	return l.lateness > maxLate
+}
+
+// Late reports whether the last batch reached the page more than a
+// second after the room sent it: the page's event loop is behind, and
+// its socket callback should only queue (Enqueue), leaving the work to
+// the frames, so that the socket is read and the room never has to
+// drop the page.
+func (l *Live) Late() bool { return l.lateness > 1000 }
 
 type queued struct {
 	data   []byte

@@ -45,7 +45,7 @@ func TestLiveCatchesUpByResync(t *testing.T) {
 				if !ok {
 					t.Fatalf("the socket closed (status %+v)", f.l.Status())
 				}
-				f.l.Enqueue(b)
+				f.l.Enqueue(b, time.Now().UnixMilli())
 			case <-tk.C:
 				frame(steps)
 			case <-end:
@@ -130,4 +130,57 @@ func TestLiveCatchesUpByResync(t *testing.T) {
 	}
 	t.Logf("storm: at most %d ms behind, %d batches skipped, %d catch-ups, traffic %d requests (%.0f/s: %s); at the end %d commands, phase %s", maxBehind, mid.Skipped, mid.CatchUps,
 		sawTraffic.Requests, sawTraffic.Rate, strings.Join(apis, ", "), st.Applied, st.Phase)
+}
+
+// TestLiveLateBatchesCatchUp: batches that reach the page long after the
+// room sent them (its event loop was too busy to read the socket) make
+// it skip what is queued and catch up from the history, instead of
+// working through a stale backlog; a page on time does not.
+func TestLiveLateBatchesCatchUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a served room")
+	}
+	o := startOutsideServe(t, outsideScenario)
+	f := follow(t, o.c, o.base, o.srv.DefaultCode(), "")
+	var skew int64 // how late the page's clock says the batches come
+	feed := func(d time.Duration) {
+		end := time.After(d)
+		for {
+			select {
+			case b := <-f.msgs:
+				f.l.Enqueue(b, time.Now().UnixMilli()+skew)
+				if !f.l.Late() {
+					f.l.Pump(nil)
+				}
+			case <-end:
+				return
+			}
+		}
+	}
+	feed(time.Second)
+	if st := f.l.Status(); st.Phase != PhaseLive || st.CatchUps != 0 || f.l.Late() {
+		t.Fatalf("on time: %+v", st)
+	}
+	skew = 2000 // the event loop 2 s behind: queue only, the frames work
+	feed(300 * time.Millisecond)
+	if st := f.l.Status(); !f.l.Late() || st.Queued == 0 || st.CatchUps != 0 {
+		t.Fatalf("2 s late: late %v, %+v", f.l.Late(), st)
+	}
+	f.l.Pump(nil)
+	skew = 6000 // 6 s behind: skip and catch up
+	feed(300 * time.Millisecond)
+	if st := f.l.Status(); st.CatchUps != 1 || st.Skipped == 0 {
+		t.Fatalf("6 s late: %+v", st)
+	}
+	skew = 0
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		feed(100 * time.Millisecond)
+		f.l.Pump(nil)
+		if st := f.l.Status(); st.Phase == PhaseLive && st.Behind < 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not caught up: %+v", f.l.Status())
+		}
+	}
 }

@@ -181,11 +181,14 @@ func liveConnect(e *app.Engine, url, token string) (st app.LiveStatus, err error
 		if d := ev.Get("data"); d.Type() == js.TypeString {
 			// Queued, then handled within a budget (at least one message
 			// per message, so the page keeps the room's pace when it
-			// can; the frames' ticks handle the rest): a busy page never
-			// stops reading its socket.
-			c.l.Enqueue([]byte(d.String()))
-			deadline := time.Now().Add(pumpBudget)
-			c.l.Pump(func() bool { return time.Now().Before(deadline) })
+			// can; the frames' ticks handle the rest). A page whose
+			// messages come late only queues them here: its socket is
+			// read at once, and it catches up by resync (app.Live).
+			c.l.Enqueue([]byte(d.String()), time.Now().UnixMilli())
+			if !c.l.Late() {
+				deadline := time.Now().Add(pumpBudget)
+				c.l.Pump(func() bool { return time.Now().Before(deadline) })
+			}
 		}
 	})
 	on("onclose", func(ev js.Value) {
