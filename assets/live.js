@@ -264,7 +264,7 @@ const Live = {
     const lag = st.behind || 0;
     let text = st.phase === "live" ? (st.speed > 0 ? "live" : "paused by the teacher") + (lag > 500 ? ` (${fmtTime(lag)} behind)` : "") : st.phase;
     if (st.note && st.note.startsWith("catching up")) text = st.note;
-    if (st.catchUps) text += ` · fell behind and caught up ${st.catchUps === 1 ? "once" : st.catchUps + " times"}`;
+    if (st.catchUps) text += ` · fell behind ${st.catchUps === 1 ? "once" : st.catchUps + " times"}: skipped ${st.skipped} batches, caught up from the room's history`;
     el.textContent = text;
     const tr = document.getElementById("live-traffic");
     if (tr) tr.textContent = this.trafficText(st.traffic);
