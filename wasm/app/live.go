@@ -308,6 +308,7 @@ func (l *Live) welcome(data []byte) {
 
 // resync asks for the room's history; events and commands wait for it.
 func (l *Live) resync(why string) {
+	l.loading = nil // a history being replayed is stale too
 	if why != "" {
 		l.fails++
 		if l.fails > maxResyncs {
