@@ -25,6 +25,7 @@ type BenchResult struct {
 	EmptyFPS     float64           // the empty Ebiten program, in an iframe of the page's canvas size
 	RefFPS       float64           // the real page playing the reference scene at 1x
 	SceneMs      float64           // mean wall ms the canvas spent building one scene from the engine
+	RefTPS       float64           // Ebiten's updates a second on the reference scene (ActualTPS, at the end)
 	Scenes       int64             // scenes built while measured
 	VirtualRate  float64           // virtual ms the engine ran per wall ms while measured (1 = kept up)
 	CanvasW      int               // the canvas iframe's size in the page
@@ -141,7 +142,7 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	if err != nil {
 		return nil, err
 	}
-	res.RefFPS = fps
+	res.RefFPS, res.RefTPS = fps, s1.TPS
 	res.VirtualRate = float64(v1.Now-v0.Now) / float64(time.Since(t0).Milliseconds())
 	if res.Scenes = s1.Scenes - s0.Scenes; res.Scenes > 0 {
 		res.SceneMs = (s1.DecodeMs*float64(s1.Scenes) - s0.DecodeMs*float64(s0.Scenes)) / float64(res.Scenes)
@@ -182,6 +183,7 @@ type engineState struct {
 type canvasStats struct {
 	Scenes   int64   `json:"scenes"`
 	DecodeMs float64 `json:"decodeMs"`
+	TPS      float64 `json:"tps"`
 }
 
 // pageStats reads the engine's clock and the canvas's scene statistics.

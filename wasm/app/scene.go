@@ -396,7 +396,15 @@ func messages(wire []core.Event, now, span int64) ([]scene.Message, int) {
 			dropped[wire[i].MsgID] = true
 		}
 	}
-	var out []scene.Message
+	// The sends in the window: counted first, so out is allocated once
+	// (grown by append it was most of messages' cost).
+	n := 0
+	for i := range wire {
+		if ev := &wire[i]; ev.Type == core.EvMsgSend && ev.SentAt <= now && ev.DeliverAt >= now-span {
+			n++
+		}
+	}
+	out := make([]scene.Message, 0, n)
 	for i := range wire {
 		ev := &wire[i]
 		if ev.Type != core.EvMsgSend || ev.SentAt > now || ev.DeliverAt < now-span {

@@ -73,11 +73,11 @@ func (s *Scene) Validate() error {
 		if err := client(clients, c.Name); err != nil {
 			return err
 		}
-		if err := count("consumer "+c.Name+" recent", len(c.Recent), MaxRecent); err != nil {
-			return err
+		if len(c.Recent) > MaxRecent {
+			return count("consumer "+c.Name+" recent", len(c.Recent), MaxRecent)
 		}
-		if err := count("consumer "+c.Name+" assigned", len(c.Assigned), MaxPartitions); err != nil {
-			return err
+		if len(c.Assigned) > MaxPartitions {
+			return count("consumer "+c.Name+" assigned", len(c.Assigned), MaxPartitions)
 		}
 	}
 	for _, g := range s.Groups {
@@ -139,8 +139,8 @@ func (s *Scene) validatePartitions(brokers map[int]bool) error {
 			return fmt.Errorf("scene: partitions[%d]: duplicate name %q", i, p.Name)
 		}
 		names[p.Name] = true
-		if err := count("partition "+p.Name+" replicas", len(p.Replicas), MaxReplicas); err != nil {
-			return err
+		if len(p.Replicas) > MaxReplicas { // (not count: its name would be built for every partition)
+			return count("partition "+p.Name+" replicas", len(p.Replicas), MaxReplicas)
 		}
 		for _, r := range p.Replicas {
 			if !brokers[r.Broker] {

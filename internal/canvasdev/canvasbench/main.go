@@ -76,6 +76,6 @@ func main() {
 	if r.EmptyFPS > 0 {
 		ratio = r.RefFPS / r.EmptyFPS
 	}
-	fmt.Printf("fps.ratio %.2f\nscene.ms %.2f\nscenes %d\nvirtual.rate %.2f\n", ratio, r.SceneMs, r.Scenes, r.VirtualRate)
+	fmt.Printf("fps.ratio %.2f\ntps.reference %.2f\nscene.ms %.2f\nscenes %d\nvirtual.rate %.2f\n", ratio, r.RefTPS, r.SceneMs, r.Scenes, r.VirtualRate)
 	fmt.Printf("load.before %s\nload.after %s\n", strings.ReplaceAll(r.LoadBefore, " ", ","), strings.ReplaceAll(r.LoadAfter, " ", ","))
 }
