@@ -98,6 +98,12 @@ func (r *Replica) outOfSync(fs *followerState) (string, string) {
 	return "", ""
 }
 
+// notControllerBackoffMs is how long a broker waits before it sends a
+// request the old controller refused with NOT_CONTROLLER to the new one
+// (BrokerToControllerRequestThread polls for the new controller with a
+// short backoff; retry.backoff.ms's default).
+const notControllerBackoffMs = 100
+
 // requestISR asks the metadata service to change the ISR: before 2.7 the
 // leader writes the state znode itself; from 2.7 it sends AlterIsr
 // (AlterPartition) to the controller. The new ISR takes effect when the
@@ -141,11 +147,38 @@ func (r *Replica) requestISR(isr []int, ch isrChange) {
 		}
 		first = false
 		b.send(to, kind, func() {
-			res := md.handleAlterPartition(alterPartitionReq{p: r.p, leader: b.ID, epoch: epoch, version: version, isr: isr})
+			var res alterPartitionResult
+			if kind == "AlterIsr" && md.ctrlNode() != to {
+				// The broker it was sent to no longer leads the cluster
+				// (it was paused past its ZooKeeper session, or its
+				// request arrived late): KafkaController.processAlterPartition
+				// answers NOT_CONTROLLER when !isActive, and a zombie's
+				// write would fail anyway (its session expired; the
+				// controller-epoch check op of KAFKA-6082). Applying it
+				// bumped the state znode's version behind the real
+				// controller's back, which then refused every later ISR
+				// change of that partition as INVALID_UPDATE_VERSION
+				// (simtest seed 45100067).
+				res.err = "NOT_CONTROLLER"
+			} else {
+				res = md.handleAlterPartition(alterPartitionReq{p: r.p, leader: b.ID, epoch: epoch, version: version, isr: isr})
+			}
 			v, errName := res.version, res.err
 			c.net.send(to, b.node, kind+"Response", func() {
 				b.run(inc, func() {
 					if done {
+						return
+					}
+					if errName == "NOT_CONTROLLER" {
+						// BrokerToControllerRequestThread puts the
+						// request back at the head of its queue and sends
+						// it again once it knows the new controller; the
+						// pending ISR stays (AlterPartitionManager).
+						b.after(notControllerBackoffMs, func() {
+							if !done && r.role == roleLeader && r.epoch == epoch && r.isrReq == req && r.pending != nil {
+								send()
+							}
+						})
 						return
 					}
 					done = true
