@@ -4,15 +4,61 @@ import (
 	"reflect"
 
 	"github.com/kafkasim/kafkasim/core/internal/strictjson"
+	"github.com/kafkasim/kafkasim/core/log"
 )
 
 // fastPlans are the commands' decoding plans (strictjson.Plan), made once.
 var fastPlans = map[reflect.Type]*strictjson.Plan{}
 
 func init() {
+	custom := map[reflect.Type]strictjson.Custom{reflect.TypeOf(log.Record{}): decodeRecord}
 	for _, c := range commandKinds {
 		t := reflect.TypeOf(c)
-		fastPlans[t] = strictjson.NewPlan(t)
+		fastPlans[t] = strictjson.NewPlanWith(t, custom)
+	}
+}
+
+// headersPlan decodes a record's headers (rare: by reflection).
+var headersPlan = strictjson.NewPlan(reflect.TypeOf([]log.Header(nil)))
+
+// decodeRecord is a real client's record without reflection: a Produce
+// request holds thousands. Its members are log.Record's JSON fields.
+func decodeRecord(s *strictjson.Scanner, dst reflect.Value) bool {
+	r := dst.Addr().Interface().(*log.Record)
+	if !s.Open() {
+		return false
+	}
+	var seen uint8
+	for first := true; ; first = false {
+		name, end, ok := s.Member(first)
+		if !ok {
+			return false
+		}
+		if end {
+			return true
+		}
+		var bit uint8
+		switch name {
+		case "key":
+			bit = 1
+			r.Key, ok = s.Str()
+		case "value":
+			bit = 2
+			r.Value, ok = s.Str()
+		case "hasKey":
+			bit = 4
+			r.HasKey, ok = s.Bool()
+		case "timestampDelta":
+			bit = 8
+			r.TimestampDelta, ok = s.Int(64)
+		case "headers":
+			bit = 16
+			ok = s.Value(headersPlan, reflect.ValueOf(&r.Headers).Elem())
+		}
+		if bit == 0 || seen&bit != 0 || !ok {
+			return false
+		}
+		seen |= bit
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 // Plan is how to decode one Go type. Plans are built once (NewPlan) and
 // never change, so one may be used from any goroutine.
 type Plan struct {
+	custom Custom // decodes the type itself (NewPlanWith)
 	kind   reflect.Kind
 	typ    reflect.Type
 	bits   int      // integers
@@ -38,28 +39,39 @@ type fplan struct {
 
 // NewPlan makes the plan of t (the Go types Decode takes). Unsupported
 // types get a plan that always gives up.
-func NewPlan(t reflect.Type) *Plan { return newPlan(t, map[reflect.Type]*Plan{}) }
+func NewPlan(t reflect.Type) *Plan { return NewPlanWith(t, nil) }
 
-func newPlan(t reflect.Type, seen map[reflect.Type]*Plan) *Plan {
+// Custom decodes one value of its type into dst (addressable) from s,
+// with the exact decoder's rules: false gives up, as a Plan does. It is
+// for the types a document holds thousands of (a request's records),
+// where reflection per field is most of the cost.
+type Custom func(s *Scanner, dst reflect.Value) bool
+
+// NewPlanWith is NewPlan with custom decoders for some types.
+func NewPlanWith(t reflect.Type, custom map[reflect.Type]Custom) *Plan {
+	return newPlan(t, map[reflect.Type]*Plan{}, custom)
+}
+
+func newPlan(t reflect.Type, seen map[reflect.Type]*Plan, custom map[reflect.Type]Custom) *Plan {
 	if p := seen[t]; p != nil {
 		return p
 	}
-	p := &Plan{kind: t.Kind(), typ: t}
+	p := &Plan{kind: t.Kind(), typ: t, custom: custom[t]}
 	seen[t] = p
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		p.bits = t.Bits()
 	case reflect.Pointer, reflect.Slice:
-		p.elem = newPlan(t.Elem(), seen)
+		p.elem = newPlan(t.Elem(), seen, custom)
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
 			p.kind = reflect.Invalid
 			break
 		}
-		p.elem = newPlan(t.Elem(), seen)
+		p.elem = newPlan(t.Elem(), seen, custom)
 	case reflect.Struct:
 		for _, f := range Fields(t) {
-			p.fields = append(p.fields, fplan{name: f.Name, index: f.Index, plan: newPlan(f.Type, seen)})
+			p.fields = append(p.fields, fplan{name: f.Name, index: f.Index, plan: newPlan(f.Type, seen, custom)})
 			p.names = append(p.names, f.Name)
 		}
 	case reflect.String, reflect.Bool:
@@ -139,6 +151,9 @@ func (s *Scanner) Value(p *Plan, dst reflect.Value) bool {
 	if s.pos >= len(s.data) {
 		return false
 	}
+	if p.custom != nil {
+		return p.custom(s, dst)
+	}
 	c := s.data[s.pos]
 	if c == 'n' {
 		switch p.kind {
@@ -193,6 +208,38 @@ func (s *Scanner) Value(p *Plan, dst reflect.Value) bool {
 		return s.structure(p, dst)
 	}
 	return false
+}
+
+// Open reads the '{' that starts an object value (for a Custom decoder;
+// then Member reads its members).
+func (s *Scanner) Open() bool {
+	s.space()
+	return s.eat('{')
+}
+
+// Str reads a string value within the string limit.
+func (s *Scanner) Str() (string, bool) {
+	s.space()
+	str, ok := s.str()
+	return str, ok && len(str) <= s.lim.String
+}
+
+// Int reads an integer value of bits bits.
+func (s *Scanner) Int(bits int) (int64, bool) {
+	s.space()
+	return s.integer(bits)
+}
+
+// Bool reads a boolean value.
+func (s *Scanner) Bool() (bool, bool) {
+	s.space()
+	switch {
+	case s.lit("true"):
+		return true, true
+	case s.lit("false"):
+		return false, true
+	}
+	return false, false
 }
 
 // End checks that nothing but white space follows the object.
