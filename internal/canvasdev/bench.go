@@ -31,7 +31,7 @@ type BenchResult struct {
 	CanvasW      int               // the canvas iframe's size in the page
 	CanvasH      int
 	EmptyFirstMs float64            // the empty program's first frame, from its iframe's navigation (warm browser, not cold)
-	Boot         map[string]float64 // App.bootMs: when each step of the shell's start ended
+	Boot         map[string]float64 // App.bootMs: when each step of the shell's start ended; canvas.NAME: the iframe's kafkasim:NAME marks
 	LoadBefore   string             // /proc/loadavg's first three fields, before and after
 	LoadAfter    string
 }
@@ -116,6 +116,23 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	}
 	if res.Boot, err = chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](`App.bootMs || {}`)); err != nil {
 		return nil, err
+	}
+	// The canvas iframe's steps (performance marks kafkasim:*, canvas.html
+	// and wasm/canvas), on the page's clock.
+	canvasBoot, err := chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](`(() => {
+		const o = {};
+		try {
+			const f = document.getElementById("canvas").contentWindow;
+			const off = f.performance.timeOrigin - performance.timeOrigin;
+			for (const e of f.performance.getEntriesByType("mark")) if (e.name.startsWith("kafkasim:")) o[e.name.slice(9)] = Math.round(e.startTime + off);
+		} catch (e) {}
+		return o;
+	})()`))
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range canvasBoot {
+		res.Boot["canvas."+k] = v
 	}
 	size, err := chromedp.Run(bctx, chromedp.Evaluate[[]int](`(() => { const f = document.getElementById("canvas"); return [f.clientWidth, f.clientHeight]; })()`))
 	if err != nil || len(size) != 2 {

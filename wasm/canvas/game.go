@@ -49,6 +49,7 @@ type game struct {
 	tick      *scene.Inbound // a tick that came after pending
 	drewSince bool
 
+	updated        bool // Update ran once (the kafkasim:first-update mark)
 	firstSent      bool
 	frames, scenes int64
 	decodeTotal    time.Duration // decoding posted scenes, or building the engine's
@@ -100,6 +101,10 @@ func (gm *game) pull() {
 // Update takes what the engine posted, keeps the newest scene, answers
 // queries, and turns the pointer into hover and click messages.
 func (gm *game) Update() error {
+	if !gm.updated {
+		gm.updated = true
+		mark("first-update")
+	}
 	var queries []*scene.Inbound
 	for _, raw := range gm.br.take() {
 		in, err := scene.DecodeInbound([]byte(raw))
@@ -217,6 +222,9 @@ func (gm *game) pointer(l *layout.Layout) {
 // Draw draws the newest scene at the virtual time the clock has reached.
 func (gm *game) Draw(screen *ebiten.Image) {
 	gm.frames++
+	if gm.frames == 1 {
+		mark("first-draw") // Ebiten's first frame, a scene or not
+	}
 	gm.drewSince = true
 	gm.br.countFrame()
 	l := gm.layout()

@@ -79,7 +79,16 @@ func (b *bridge) countFrame() {
 	b.host.Set("frames", b.host.Get("frames").Int()+1)
 }
 
+// mark records a step of the start as the performance mark kafkasim:name
+// (canvasbench prints them as boot.canvas.NAME.ms).
+func mark(name string) {
+	if p := js.Global().Get("performance"); p.Truthy() && p.Get("mark").Truthy() {
+		p.Call("mark", "kafkasim:"+name)
+	}
+}
+
 func main() {
+	mark("main") // the Go runtime and every package's init are done
 	host := js.Global().Get("kafkasimCanvas")
 	if host.IsUndefined() {
 		js.Global().Get("console").Call("error", "kafkasim canvas: load me from canvas.html")
@@ -95,11 +104,13 @@ func main() {
 		}
 	}
 	eng := engine.Start()
+	mark("engine")
 	if d := host.Get("draw"); d.Type() == js.TypeBoolean && !d.Bool() {
 		br.post(map[string]string{"type": "ready"})
 		select {}
 	}
 	gm := newGame(br, eng)
+	mark("game") // the sprite sheet is built; Ebiten starts next
 	ebiten.SetWindowTitle("kafkasim")
 	ebiten.SetRunnableOnUnfocused(true)
 	br.post(map[string]string{"type": "ready"})
