@@ -39,6 +39,15 @@ func EncodeOutsideCommand(cmd Command) (data []byte, bytes bool, err error) {
 	if !IsOutsideCommand(cmd) {
 		return nil, false, fmt.Errorf("cannot encode %T as an outside client's command", cmd)
 	}
+	if data, bytes, ok, err := fastEncodeOutside(cmd, outsideLimits); ok {
+		return data, bytes, err // the same, without reflection (cmdjson_outside_fast.go)
+	}
+	return encodeOutsideExact(cmd, outsideLimits)
+}
+
+// encodeOutsideExact is EncodeOutsideCommand without the fast path,
+// within lim.
+func encodeOutsideExact(cmd Command, lim strictjson.Limits) (data []byte, bytes bool, err error) {
 	v := reflect.ValueOf(cmd)
 	if v.Kind() == reflect.Pointer {
 		if v.IsNil() {
@@ -54,7 +63,7 @@ func EncodeOutsideCommand(cmd Command) (data []byte, bytes bool, err error) {
 		}
 		cmd = m.Interface().(Command)
 	}
-	data, err = encodeCommand(cmd, outsideLimits)
+	data, err = encodeCommand(cmd, lim)
 	return data, bytes, err
 }
 

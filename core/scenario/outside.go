@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode"
@@ -85,11 +86,42 @@ func formatOutside(cmd core.Command) (string, error) {
 	if bytes {
 		verb += outsideBytes + " "
 	}
-	line := verb + escapeControls(b)
+	var line string
+	if hasRawControls(b) {
+		line = verb + escapeControls(b)
+	} else {
+		// The usual case: the line is the verb and the JSON, copied once.
+		var sb strings.Builder
+		sb.Grow(len(verb) + len(b))
+		sb.WriteString(verb)
+		sb.Write(b)
+		line = sb.String()
+	}
 	if len(line) > MaxOutsideLineBytes {
 		return "", fmt.Errorf("format: %s is %d bytes as a line, more than %d", cmd.Kind(), len(line), MaxOutsideLineBytes)
 	}
 	return line, nil
+}
+
+// hasRawControls reports whether the encoder's JSON b (valid UTF-8,
+// controls below U+0020 escaped: encoding/json and core's fast encoder
+// write no other) holds a character escapeControls rewrites: DEL or one
+// of U+0080-U+009F (0xC2 0x80 to 0xC2 0x9F in UTF-8). Two searches of
+// a byte each, instead of escapeControls' rune by rune copy.
+func hasRawControls(b []byte) bool {
+	if bytes.IndexByte(b, 0x7F) >= 0 {
+		return true
+	}
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(b[i:], 0xC2)
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9F {
+			return true
+		}
+	}
 }
 
 // escapeControls writes the JSON's control characters the encoder left
