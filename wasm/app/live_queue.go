@@ -229,7 +229,9 @@ func (l *Live) skip() {
 	case l.status.Phase == PhaseLive:
 		l.status.CatchUps++
 		l.resync("")
-		l.status.Note = fmt.Sprintf("this page fell behind the room (it skipped %d batches of events): catching up from the room's history", n)
+		// The count is the bar's (status.Skipped, every skip so far):
+		// a second count here disagreed with it.
+		l.status.Note = "this page fell behind the room: catching up from the room's history"
 	}
 }
 
