@@ -57,7 +57,7 @@ type Batch struct {
 // (the clients' Unix ms: the Fetch clock, or storage's toDisk); nil
 // writes them as they are. It allocates nothing beyond dst's growth, and
 // writes exactly log.Batch.Size bytes for the same records (the bytes
-// kmsg's encoder writes: TestBatchCodecMatchesKmsg in server/kafka,
+// kmsg's encoder writes, kmsgref.Append: TestBatchCodecMatchesKmsg in server/kafka,
 // TestAppendBatchMatchesKmsg in server/storage).
 func Append(dst []byte, b *Batch, ts func(int64) int64) []byte {
 	first, maxTs := b.Timestamp, b.MaxTimestamp

@@ -55,10 +55,15 @@ type toDisk func(int64) int64
 // so the bytes are exactly b.Size() long and sit at the positions the
 // core computed).
 func appendBatch(dst []byte, b *log.Batch, ts toDisk) []byte {
-	rb := recordbatch.Batch{BaseOffset: b.BaseOffset, LeaderEpoch: b.Epoch, ProducerID: b.ProducerID,
+	rb := toRecordBatch(b)
+	return recordbatch.Append(dst, &rb, ts)
+}
+
+// toRecordBatch is what the encoder needs of a stored batch.
+func toRecordBatch(b *log.Batch) recordbatch.Batch {
+	return recordbatch.Batch{BaseOffset: b.BaseOffset, LeaderEpoch: b.Epoch, ProducerID: b.ProducerID,
 		ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: b.Timestamp,
 		MaxTimestamp: b.MaxTimestamp(), LogAppendTime: b.LogAppendTime, Records: b.Records}
-	return recordbatch.Append(dst, &rb, ts)
 }
 
 // appendIndex encodes offset-index entries of the segment at base.
