@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/kafkasim/kafkasim/internal/webapp"
+	"github.com/kafkasim/kafkasim/wasm/scene/sample"
 )
 
 // BenchResult holds make bench's browser figures.
@@ -40,7 +41,7 @@ type BenchResult struct {
 // the empty Ebiten program, serves both on loopback, and measures in one
 // headless Chromium (window w x h): the cold first frame of the real page
 // (fresh profile), then the frame rate of the real page playing
-// ReferenceScript at 1x (the engine and the canvas in one wasm, as a
+// sample.ReferenceScript at 1x (the engine and the canvas in one wasm, as a
 // learner runs it), then that of the empty Ebiten program in an iframe of
 // the same size, each over dur. extra names more wasm files to size.
 func Bench(ctx context.Context, root string, dur time.Duration, extra map[string]string) (*BenchResult, error) {
@@ -141,7 +142,7 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	res.CanvasW, res.CanvasH = size[0], size[1]
 
 	// The reference scene in the real page, playing at 1x.
-	script := ReferenceScript(int(dur.Seconds()) + 20)
+	script := sample.ReferenceScript(int(dur.Seconds()) + 20)
 	if _, err := chromedp.Run(bctx, chromedp.Evaluate[bool](fmt.Sprintf(`kafkasim.load(%q, "reference scene"), kafkasim.speed(1), kafkasim.advance(3000), kafkasim.play(), true`, script))); err != nil {
 		return nil, fmt.Errorf("loading the reference scene: %v", err)
 	}

@@ -31,6 +31,7 @@ import (
 
 	"github.com/kafkasim/kafkasim/internal/canvasdev"
 	"github.com/kafkasim/kafkasim/internal/webapp"
+	"github.com/kafkasim/kafkasim/wasm/scene/sample"
 )
 
 func main() {
@@ -117,7 +118,7 @@ func main() {
 		finish(res.Profile, *out, *top)
 		return
 	}
-	script := canvasdev.ReferenceScript(int(dur.Seconds()) + 20)
+	script := sample.ReferenceScript(int(dur.Seconds()) + 20)
 	if _, err := chromedp.Run(bctx, chromedp.Evaluate[bool](fmt.Sprintf(`kafkasim.load(%q, "reference scene"), kafkasim.speed(1), kafkasim.advance(3000), kafkasim.play(), true`, script))); err != nil {
 		log.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package canvasdev
+package sample
 
 import (
 	"strings"
@@ -29,7 +29,7 @@ func TestReferenceScript(t *testing.T) {
 		if strings.HasPrefix(tp.Name, "__") {
 			continue
 		}
-		if len(tp.Partitions) != RefPartitions || len(tp.Partitions[0].Replicas) != 3 {
+		if len(tp.Partitions) != RefPartitions || len(tp.Partitions[0].Replicas) != RefRF {
 			t.Errorf("%s: %d partitions, RF %d", tp.Name, len(tp.Partitions), len(tp.Partitions[0].Replicas))
 		}
 	}

@@ -1,21 +1,16 @@
-package canvasdev
+package sample
 
 import (
 	"fmt"
 	"strings"
 )
 
-// The reference scene make bench measures the page on, as a scenario the
-// real engine runs: 5 brokers, 3 topics of 8 partitions with RF 3, two
-// consumer groups, 500 records/s.
-const (
-	RefBrokers    = 5
-	RefPartitions = 8 // per topic
-	RefRate       = 500
-	refTick       = 20 // ms between produce calls
-)
+// refTick is the reference script's virtual ms between produce calls.
+const refTick = 20
 
-// ReferenceScript is the reference scene's scenario, producing for
+// ReferenceScript is the reference scene's scenario (what canvasbench and
+// canvasprof play in the page, and BenchmarkReferenceScene in wasm/app and
+// BenchmarkReferencePlay in wasm/session play natively), producing for
 // seconds of virtual time: p1 writes orders and p2 payments and clicks,
 // RefRate records a second between them (10 every 20 ms); group g1 (c1,
 // c2, c3) reads orders and payments, group g2 (c4, c5) reads clicks.
@@ -24,7 +19,7 @@ func ReferenceScript(seconds int) string {
 	b.WriteString("# make bench's reference scene: 5 brokers, 3 topics x 8 partitions, RF 3, two groups, 500 records/s\n")
 	fmt.Fprintf(&b, "cluster brokers=%d seed=11 version=3.9 metadata=zk\n", RefBrokers)
 	for _, t := range []string{"orders", "payments", "clicks"} {
-		fmt.Fprintf(&b, "topic create %s partitions=%d rf=3\n", t, RefPartitions)
+		fmt.Fprintf(&b, "topic create %s partitions=%d rf=%d\n", t, RefPartitions, RefRF)
 	}
 	b.WriteString("producer p1 acks=all\nproducer p2 acks=1\n")
 	for _, c := range []string{"c1", "c2", "c3"} {
