@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/kafkasim/kafkasim/core"
-	"github.com/kafkasim/kafkasim/core/scenario"
 	"github.com/kafkasim/kafkasim/server/protocol"
 )
 
@@ -137,29 +136,7 @@ func TestHistoryReplaysToTheSameState(t *testing.T) {
 	if err := r.AdvanceNow(ctx, 1234); err != nil {
 		t.Fatal(err)
 	}
-	h, err := r.History(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Parse(h.Ksim)
-	if err != nil {
-		t.Fatalf("history does not parse: %v\n%s", err, h.Ksim)
-	}
-	res, err := scenario.Run(sc, scenario.RunOptions{NoTrace: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Failures) > 0 {
-		t.Fatalf("replay failures: %v\n%s", res.Failures, h.Ksim)
-	}
-	if res.Cluster.Now() != h.At {
-		t.Fatalf("replay at %d, room at %d", res.Cluster.Now(), h.At)
-	}
-	a, _ := json.Marshal(res.Cluster.Snapshot())
-	b, _ := json.Marshal(h.Snapshot)
-	if string(a) != string(b) {
-		t.Fatalf("replayed snapshot differs\nreplay: %s\nroom:   %s\nhistory:\n%s", a, b, h.Ksim)
-	}
+	h, _ := replayHistory(t, r)
 	if !strings.Contains(h.Ksim, "crash broker 2") || !strings.Contains(h.Ksim, "settle") {
 		t.Fatalf("history misses commands:\n%s", h.Ksim)
 	}
