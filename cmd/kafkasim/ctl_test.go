@@ -17,34 +17,13 @@ import (
 	"github.com/kafkasim/kafkasim/core/scenario"
 )
 
-// startServe runs `kafkasim serve` on a free loopback port until the
-// test ends and returns its URL and printed banner.
+// startServe runs `kafkasim serve` (no Kafka listeners) on a free
+// loopback port until the test ends and returns its URL and printed
+// banner.
 func startServe(t *testing.T, args ...string) (string, string) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	addr := make(chan string, 1)
-	var out, errb syncBuf
-	done := make(chan int, 1)
-	go func() {
-		done <- serve(ctx, append([]string{"--listen", "127.0.0.1:0", "--no-app", "--zookeeper", "off", "--kafka-listen", "off"}, args...), &out, &errb, func(a string) { addr <- a })
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("serve did not stop")
-		}
-	})
-	select {
-	case a := <-addr:
-		return "http://" + a, out.String()
-	case code := <-done:
-		t.Fatalf("serve exited %d: %s", code, errb.String())
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not start")
-	}
-	return "", ""
+	web, out, _ := serveAt(t, append([]string{"--kafka-listen", "off"}, args...)...)
+	return web, out.String()
 }
 
 type syncBuf struct {

@@ -19,12 +19,8 @@ import (
 // dir exports as a .ksim that `kafkasim run` replays: the restore is in
 // it (restore lines), and so are the restored records.
 func TestServeDataDirExport(t *testing.T) {
-	base := freeBase(t, 3)
 	dir := t.TempDir()
-	scen := filepath.Join(t.TempDir(), "d.ksim")
-	os.WriteFile(scen, []byte("cluster brokers=3 seed=3 version=3.9 metadata=kraft\ntopic create orders partitions=1 rf=3\n"), 0o644)
-	b := fmt.Sprintf("127.0.0.1:%d", base)
-	stop := serveFor(t, "--scenario", scen, "--kafka-listen", b, "--data-dir", dir)
+	b, stop := serveOrders(t, "--data-dir", dir)
 	cl, err := kgo.NewClient(kgo.SeedBrokers(b), kgo.DefaultProduceTopic("orders"), kgo.WithLogger(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -40,25 +36,7 @@ func TestServeDataDirExport(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // followers fetch the last batch
 	stop()
 
-	sctx, scancel := context.WithCancel(context.Background())
-	addr := make(chan string, 1)
-	done := make(chan int, 1)
-	var out, errb syncBuf
-	go func() {
-		done <- serve(sctx, []string{"--listen", "127.0.0.1:0", "--no-app", "--zookeeper", "off", "--kafka-listen", b, "--data-dir", dir}, &out, &errb, func(a string) { addr <- a })
-	}()
-	defer func() { scancel(); <-done }()
-	var web string
-	select {
-	case web = <-addr:
-	case code := <-done:
-		t.Fatalf("serve exited %d: %s", code, errb.String())
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not start")
-	}
-	if !strings.HasPrefix(web, "http") {
-		web = "http://" + web
-	}
+	web, _, _ := serveAt(t, "--kafka-listen", b, "--data-dir", dir)
 	get := func(path string) []byte {
 		resp, err := http.Get(web + path)
 		if err != nil {

@@ -15,39 +15,24 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// serveFor runs serve with args until the returned stop is called; stop
-// returns serve's stderr.
-func serveFor(t *testing.T, args ...string) (stop func() string) {
+// ordersScenario writes the scenario serveOrders serves and returns its path.
+func ordersScenario(t *testing.T) string {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	addr := make(chan string, 1)
-	var out, errb syncBuf
-	done := make(chan int, 1)
-	go func() {
-		done <- serve(ctx, append([]string{"--listen", "127.0.0.1:0", "--no-app", "--zookeeper", "off"}, args...), &out, &errb, func(a string) { addr <- a })
-	}()
-	stopped := false
-	stop = func() string {
-		if !stopped {
-			stopped = true
-			cancel()
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				t.Error("serve did not stop")
-			}
-		}
-		return errb.String()
+	scen := filepath.Join(t.TempDir(), "d.ksim")
+	if err := os.WriteFile(scen, []byte("cluster brokers=3 seed=3 version=3.9 metadata=kraft\ntopic create orders partitions=1 rf=3\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	t.Cleanup(func() { stop() })
-	select {
-	case <-addr:
-	case code := <-done:
-		t.Fatalf("serve exited %d: %s", code, errb.String())
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not start")
-	}
-	return stop
+	return scen
+}
+
+// serveOrders serves a three-broker KRaft cluster with the topic orders
+// (one partition, RF 3) to Kafka clients on free ports, with more serve
+// args; it returns the first broker's address.
+func serveOrders(t *testing.T, args ...string) (kafka string, stop func() string) {
+	t.Helper()
+	scen := ordersScenario(t)
+	kafka = fmt.Sprintf("127.0.0.1:%d", freeBase(t, 3))
+	return kafka, serveFor(t, append([]string{"--scenario", scen, "--kafka-listen", kafka}, args...)...)
 }
 
 // diskRecords decodes a .log file with kmsg, checking CRCs, and returns
@@ -99,12 +84,8 @@ func pollN(t *testing.T, ctx context.Context, cl *kgo.Client, n int) []*kgo.Reco
 // replica's .log then holds the records in record batch v2 (CRC checked
 // by decoding with kmsg), with the timestamps the client sent.
 func TestServeDataDir(t *testing.T) {
-	base := freeBase(t, 3)
 	dir := t.TempDir()
-	scen := filepath.Join(t.TempDir(), "d.ksim")
-	os.WriteFile(scen, []byte("cluster brokers=3 seed=3 version=3.9 metadata=kraft\ntopic create orders partitions=1 rf=3\n"), 0o644)
-	b := fmt.Sprintf("127.0.0.1:%d", base)
-	stop := serveFor(t, "--scenario", scen, "--kafka-listen", b, "--data-dir", dir)
+	b, stop := serveOrders(t, "--data-dir", dir)
 	cl, err := kgo.NewClient(kgo.SeedBrokers(b), kgo.RequiredAcks(kgo.AllISRAcks()), kgo.ProducerBatchCompression(kgo.GzipCompression()))
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +192,7 @@ func TestServeDataDir(t *testing.T) {
 	}
 	// --scenario cannot replace a cluster the directory holds.
 	var out, eb syncBuf
-	if code := serve(context.Background(), []string{"--listen", "127.0.0.1:0", "--no-app", "--zookeeper", "off", "--kafka-listen", "off", "--data-dir", dir, "--scenario", scen}, &out, &eb, nil); code != 2 || !strings.Contains(eb.String(), "already holds a cluster") {
+	if code := serve(context.Background(), []string{"--listen", "127.0.0.1:0", "--no-app", "--zookeeper", "off", "--kafka-listen", "off", "--data-dir", dir, "--scenario", ordersScenario(t)}, &out, &eb, nil); code != 2 || !strings.Contains(eb.String(), "already holds a cluster") {
 		t.Fatalf("--scenario on a used --data-dir: exit %d, %s", code, eb.String())
 	}
 }
@@ -221,11 +202,7 @@ func TestServeDataDir(t *testing.T) {
 func TestServeNoDataDirNoFiles(t *testing.T) {
 	work := t.TempDir()
 	t.Chdir(work)
-	base := freeBase(t, 3)
-	b := fmt.Sprintf("127.0.0.1:%d", base)
-	scen := filepath.Join(t.TempDir(), "d.ksim")
-	os.WriteFile(scen, []byte("cluster brokers=3 seed=3 version=3.9 metadata=kraft\ntopic create orders partitions=1 rf=3\n"), 0o644)
-	stop := serveFor(t, "--scenario", scen, "--kafka-listen", b)
+	b, stop := serveOrders(t)
 	cl, err := kgo.NewClient(kgo.SeedBrokers(b))
 	if err != nil {
 		t.Fatal(err)
