@@ -4,7 +4,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"syscall"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafkasim/kafkasim/core/scenario"
 	"github.com/kafkasim/kafkasim/server/protocol"
@@ -34,23 +32,11 @@ func stormFrames(b *testing.B, d time.Duration) [][]byte {
 	// A real Live drives the socket (it asks for the history); the frames
 	// are kept as they came.
 	l := NewLive(New(), func(m []byte) error { return ws.WriteMessage(websocket.TextMessage, m) }, "")
-	cl, err := kgo.NewClient(kgo.SeedBrokers(o.kafka), kgo.DefaultProduceTopic("orders"), kgo.WithLogger(nil))
-	if err != nil {
-		b.Fatal(err)
-	}
+	cl := o.producer(b)
 	defer cl.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() {
-		tk := time.NewTicker(10 * time.Millisecond)
-		defer tk.Stop()
-		for i := 0; ctx.Err() == nil; i++ {
-			<-tk.C
-			for j := 0; j < 20; j++ {
-				cl.Produce(ctx, &kgo.Record{Value: []byte(fmt.Sprintf("storm-%d-%d", i, j))}, nil)
-			}
-		}
-	}()
+	produceStorm(ctx, cl, 20)
 	end := time.Now().Add(d)
 	for time.Now().Before(end) {
 		ws.SetReadDeadline(end)

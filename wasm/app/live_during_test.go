@@ -35,10 +35,7 @@ func TestLiveFollowsOutsideDuringPoll(t *testing.T) {
 	if err := room.Exec(ctx, "t", mustSteps(t, "poll c1 max=100 timeout=4s"), func(r protocol.Result) { done <- r }); err != nil {
 		t.Fatal(err)
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(o.kafka), kgo.DefaultProduceTopic("orders"), kgo.WithLogger(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cl := o.producer(t)
 	defer cl.Close()
 	f.while("franz-go produces during the poll", func() error {
 		for i := 0; i < 5; i++ {

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // TestLiveCatchesUpByResync: a page too slow for a franz-go storm (its
@@ -57,23 +55,9 @@ func TestLiveCatchesUpByResync(t *testing.T) {
 	if st := f.l.Status(); st.Phase != PhaseLive {
 		t.Fatalf("not live: %+v", st)
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(o.kafka), kgo.DefaultProduceTopic("orders"), kgo.WithLogger(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cl := o.producer(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	stormDone := make(chan struct{})
-	go func() {
-		defer close(stormDone)
-		tk := time.NewTicker(10 * time.Millisecond)
-		defer tk.Stop()
-		for i := 0; ctx.Err() == nil; i++ {
-			<-tk.C
-			for j := 0; j < 20; j++ {
-				cl.Produce(ctx, &kgo.Record{Value: []byte(fmt.Sprintf("storm-%d-%d", i, j))}, nil)
-			}
-		}
-	}()
+	stormDone := produceStorm(ctx, cl, 20)
 	var sawTraffic *Traffic
 	maxBehind := int64(0)
 	for i := 0; i < 8; i++ {

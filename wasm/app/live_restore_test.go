@@ -31,10 +31,7 @@ func TestLiveFollowsRestoredRoom(t *testing.T) {
 	// The first run: franz-go produces, the data dir keeps the logs.
 	o1 := startOutsideServe(t, outsideScenario)
 	st1 := openStore(t, dir, o1)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(o1.kafka), kgo.DefaultProduceTopic("orders"), kgo.WithLogger(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cl := o1.producer(t)
 	for i := 0; i < n; i++ {
 		if err := cl.ProduceSync(ctx, &kgo.Record{Key: []byte{byte(i), 0xfe}, Value: value(i)}).FirstErr(); err != nil {
 			t.Fatalf("produce %d: %v", i, err)

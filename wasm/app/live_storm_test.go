@@ -4,7 +4,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -31,15 +30,7 @@ func TestLiveStormCost(t *testing.T) {
 	defer cl.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() {
-		tk := time.NewTicker(10 * time.Millisecond)
-		for i := 0; ctx.Err() == nil; i++ {
-			<-tk.C
-			for j := 0; j < 30; j++ {
-				cl.Produce(ctx, &kgo.Record{Value: []byte(fmt.Sprintf("storm-%d-%d", i, j))}, nil)
-			}
-		}
-	}()
+	produceStorm(ctx, cl, 30)
 	var recv, scn time.Duration
 	var bytes, msgs, scenes int
 	end := time.Now().Add(8 * time.Second)
