@@ -226,7 +226,8 @@ fi
 # goes first, and prints medians: each rate, and the ratio of each round's
 # two runs (they saw about the same machine), with the rounds' lowest and
 # highest. CPU per record is the whole test process's (client and
-# server): the figure a loaded machine changes least. Then the memory of
+# server): the figure a loaded machine changes least; the garbage
+# collector's share of it (runtime/metrics' estimate) follows. Then the memory of
 # kafkasim alone after BENCH_KAFKA_MEM_RECORDS records (default 5000000;
 # BenchmarkServeMemory): the live heap after a fifth of them and after
 # all, bounded by the topic's retention, not by what was written.
@@ -251,6 +252,8 @@ if [[ -n $kline ]]; then
 	row "kfake acked/s" "$(human "$(kv kfake-produce-rec/s "$kline")")"
 	row "kafkasim CPU/record" "$(kv kafkasim-cpu-ns/rec "$kline") ns"
 	row "kfake CPU/record" "$(kv kfake-cpu-ns/rec "$kline") ns"
+	row "kafkasim GC CPU/record" "$(kv kafkasim-gc-ns/rec "$kline") ns"
+	row "kfake GC CPU/record" "$(kv kfake-gc-ns/rec "$kline") ns"
 	if awk -v r="$(kv ratio "$kline")" 'BEGIN { exit !(r < 1) }'; then
 		echo "  (below the 1.0 target on this machine)"
 	fi

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -51,6 +52,7 @@ type phases struct {
 	unread         int
 	allocBytes     uint64 // allocated over the run, client and server
 	allocs         uint64
+	gc             time.Duration // of cpu, the garbage collector's (runtime/metrics' estimate)
 }
 
 // allocated is the process's bytes and objects allocated so far.
@@ -58,6 +60,17 @@ func allocated() (bytes, objects uint64) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.TotalAlloc, ms.Mallocs
+}
+
+// gcTime is the CPU time the garbage collector has used so far (marking,
+// assists and pauses; runtime/metrics' estimate).
+func gcTime() time.Duration {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64 {
+		return 0
+	}
+	return time.Duration(s[0].Value.Float64() * float64(time.Second))
 }
 
 // cpuTime is the process's user+system CPU time so far.
@@ -89,7 +102,7 @@ func pipeline(b *testing.B, seeds []string, n int, every func(produced int)) pha
 	defer cons.Close()
 	val := bytes.Repeat([]byte("x"), 100)
 	var ph phases
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0, gc0 := time.Now(), cpuTime(), gcTime()
 	bytes0, objs0 := allocated()
 
 	var mu sync.Mutex
@@ -153,7 +166,7 @@ func pipeline(b *testing.B, seeds []string, n int, every func(produced int)) pha
 	if ctx.Err() != nil {
 		b.Fatalf("consumed %d of %d records in 10 minutes", got, n)
 	}
-	ph.total, ph.cpu, ph.unread = time.Since(start), cpuTime()-cpu0, n-got
+	ph.total, ph.cpu, ph.gc, ph.unread = time.Since(start), cpuTime()-cpu0, gcTime()-gc0, n-got
 	bytes1, objs1 := allocated()
 	ph.allocBytes, ph.allocs = bytes1-bytes0, objs1-objs0
 	return ph
@@ -282,8 +295,8 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 			}
 			sims, fakes = append(sims, ps), append(fakes, pf)
 			ratios = append(ratios, rate(ps.total)/rate(pf.total))
-			fmt.Fprintf(os.Stderr, "kafka bench: round %d of %d: kafkasim %.0f rec/s (%.0f ns CPU a record), kfake %.0f rec/s (%.0f ns), ratio %.2f\n",
-				k+1, rounds, rate(ps.total), perRec(ps.cpu), rate(pf.total), perRec(pf.cpu), ratios[k])
+			fmt.Fprintf(os.Stderr, "kafka bench: round %d of %d: kafkasim %.0f rec/s (%.0f ns CPU a record, %.0f of them GC), kfake %.0f rec/s (%.0f ns, %.0f GC), ratio %.2f\n",
+				k+1, rounds, rate(ps.total), perRec(ps.cpu), perRec(ps.gc), rate(pf.total), perRec(pf.cpu), perRec(pf.gc), ratios[k])
 		}
 		med := func(ps []phases, f func(phases) float64) float64 {
 			xs := make([]float64, len(ps))
@@ -295,6 +308,7 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 		total := func(p phases) float64 { return rate(p.total) }
 		produce := func(p phases) float64 { return rate(p.produce) }
 		cpu := func(p phases) float64 { return perRec(p.cpu) }
+		gc := func(p phases) float64 { return perRec(p.gc) }
 		allocB := func(p phases) float64 { return float64(p.allocBytes) / float64(n) }
 		allocs := func(p phases) float64 { return float64(p.allocs) / float64(n) }
 		unread := func(p phases) float64 { return float64(p.unread) }
@@ -311,6 +325,8 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 		b.ReportMetric(med(fakes, produce), "kfake-produce-rec/s")
 		b.ReportMetric(med(sims, cpu), "kafkasim-cpu-ns/rec")
 		b.ReportMetric(med(fakes, cpu), "kfake-cpu-ns/rec")
+		b.ReportMetric(med(sims, gc), "kafkasim-gc-ns/rec")
+		b.ReportMetric(med(fakes, gc), "kfake-gc-ns/rec")
 		b.ReportMetric(med(sims, allocB), "kafkasim-alloc-B/rec")
 		b.ReportMetric(med(fakes, allocB), "kfake-alloc-B/rec")
 		b.ReportMetric(med(sims, allocs), "kafkasim-allocs/rec")
@@ -320,9 +336,9 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 		rss, peak := procMemMiB("VmRSS:"), procMemMiB("VmHWM:")
 		b.ReportMetric(rss, "rss-MiB")
 		b.ReportMetric(peak, "peak-rss-MiB")
-		fmt.Fprintf(os.Stderr, "kafka bench: %d records, median of %d rounds: kafkasim %.0f rec/s (acked %.0f rec/s; %.0f ns CPU, %.0f B and %.1f allocations a record; %.0f deleted by retention unread), kfake %.0f rec/s (acked %.0f rec/s; %.0f ns CPU, %.0f B and %.1f allocations a record), ratio %.2f (rounds %.2f to %.2f), heap %.1f MiB, RSS %.0f MiB (peak %.0f, the whole test process: kfake's runs included)\n",
-			n, rounds, sim, med(sims, produce), med(sims, cpu), med(sims, allocB), med(sims, allocs), med(sims, unread),
-			fk, med(fakes, produce), med(fakes, cpu), med(fakes, allocB), med(fakes, allocs), ratio, lo, hi, heap, rss, peak)
+		fmt.Fprintf(os.Stderr, "kafka bench: %d records, median of %d rounds: kafkasim %.0f rec/s (acked %.0f rec/s; %.0f ns CPU (%.0f GC), %.0f B and %.1f allocations a record; %.0f deleted by retention unread), kfake %.0f rec/s (acked %.0f rec/s; %.0f ns CPU (%.0f GC), %.0f B and %.1f allocations a record), ratio %.2f (rounds %.2f to %.2f), heap %.1f MiB, RSS %.0f MiB (peak %.0f, the whole test process: kfake's runs included)\n",
+			n, rounds, sim, med(sims, produce), med(sims, cpu), med(sims, gc), med(sims, allocB), med(sims, allocs), med(sims, unread),
+			fk, med(fakes, produce), med(fakes, cpu), med(fakes, gc), med(fakes, allocB), med(fakes, allocs), ratio, lo, hi, heap, rss, peak)
 	}
 }
 
