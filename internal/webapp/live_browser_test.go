@@ -2,12 +2,11 @@ package webapp_test
 
 import (
 	"fmt"
-	"net"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/kafkasim/kafkasim/internal/servetest"
 	"github.com/kafkasim/kafkasim/internal/webapp"
 	"github.com/kafkasim/kafkasim/server"
 )
@@ -30,14 +29,7 @@ func serveClassroom(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &http.Server{Handler: srv.Handler()}
-	go hs.Serve(ln)
-	t.Cleanup(func() { srv.Close(); hs.Close() })
-	return "http://" + ln.Addr().String() + "/"
+	return servetest.HTTP(t, srv)
 }
 
 // tab opens another page in b's browser.

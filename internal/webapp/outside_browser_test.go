@@ -6,12 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,10 +20,9 @@ import (
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/scenario"
+	"github.com/kafkasim/kafkasim/internal/servetest"
 	"github.com/kafkasim/kafkasim/internal/webapp"
 	"github.com/kafkasim/kafkasim/server"
-	"github.com/kafkasim/kafkasim/server/kafka"
-	"github.com/kafkasim/kafkasim/server/zookeeper"
 	"github.com/kafkasim/kafkasim/wasm/session"
 )
 
@@ -57,34 +53,8 @@ func startOutsideServe(t *testing.T, script string) *outsideServe {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &http.Server{Handler: srv.Handler()}
-	go hs.Serve(ln)
-	t.Cleanup(func() { srv.Close(); hs.Close() })
-	o := &outsideServe{srv: srv, url: "http://" + ln.Addr().String() + "/"}
-	for try := 0; try < 20 && o.kafka == ""; try++ {
-		port := 20000 + rand.IntN(30000)
-		ks := kafka.NewServer(kafka.FromRoom(srv.DefaultRoom()), kafka.Config{Host: "127.0.0.1", BasePort: port})
-		if err := ks.Start(context.Background()); err != nil {
-			ks.Close()
-			continue
-		}
-		t.Cleanup(func() { ks.Close() })
-		o.kafka = "127.0.0.1:" + strconv.Itoa(port)
-	}
-	if o.kafka == "" {
-		t.Fatal("no free ports for the Kafka listeners")
-	}
-	zl, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	zs := zookeeper.Serve(zl, srv.DefaultRoom(), zookeeper.Config{})
-	t.Cleanup(func() { zs.Close() })
-	o.zk = zs.Addr().String()
+	o := &outsideServe{srv: srv, url: servetest.HTTP(t, srv)}
+	o.kafka, o.zk = servetest.Listeners(t, srv)
 	return o
 }
 

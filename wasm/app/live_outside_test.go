@@ -3,13 +3,9 @@
 package app
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,10 +14,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafkasim/kafkasim/core/scenario"
+	"github.com/kafkasim/kafkasim/internal/servetest"
 	"github.com/kafkasim/kafkasim/server"
 	"github.com/kafkasim/kafkasim/server/client"
-	"github.com/kafkasim/kafkasim/server/kafka"
-	"github.com/kafkasim/kafkasim/server/zookeeper"
 	"github.com/kafkasim/kafkasim/wasm/scene"
 )
 
@@ -54,26 +49,7 @@ func startOutsideServe(t testing.TB, script string) *outsideServe {
 	if o.c, err = client.New(hs.URL); err != nil {
 		t.Fatal(err)
 	}
-	for try := 0; try < 20 && o.kafka == ""; try++ {
-		port := 20000 + rand.IntN(30000)
-		ks := kafka.NewServer(kafka.FromRoom(s.DefaultRoom()), kafka.Config{Host: "127.0.0.1", BasePort: port})
-		if err := ks.Start(context.Background()); err != nil {
-			ks.Close()
-			continue
-		}
-		t.Cleanup(func() { ks.Close() })
-		o.kafka = "127.0.0.1:" + strconv.Itoa(port)
-	}
-	if o.kafka == "" {
-		t.Fatal("no free ports for the Kafka listeners")
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	zs := zookeeper.Serve(ln, s.DefaultRoom(), zookeeper.Config{})
-	t.Cleanup(func() { zs.Close() })
-	o.zk = zs.Addr().String()
+	o.kafka, o.zk = servetest.Listeners(t, s)
 	return o
 }
 
