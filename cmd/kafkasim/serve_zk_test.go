@@ -9,12 +9,8 @@ import (
 	"testing"
 	"time"
 
-	gozk "github.com/go-zookeeper/zk"
+	"github.com/kafkasim/kafkasim/internal/zktest"
 )
-
-type quietZKLog struct{}
-
-func (quietZKLog) Printf(string, ...any) {}
 
 // TestServeZooKeeper: `kafkasim serve --zookeeper ADDR` lets a ZooKeeper
 // client read the served cluster's ensemble; a busy address is reported
@@ -26,19 +22,9 @@ func TestServeZooKeeper(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no ZooKeeper address in the banner:\n%s", banner)
 	}
-	conn, events, err := gozk.Connect([]string{m[1]}, 20*time.Second, gozk.WithLogger(quietZKLog{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	for deadline := time.After(10 * time.Second); conn.State() != gozk.StateHasSession; {
-		select {
-		case <-events:
-		case <-deadline:
-			t.Fatalf("no session: %v", conn.State())
-		}
-	}
+	conn, _ := zktest.MustSession(t, m[1], 20*time.Second)
 	var kids []string
+	var err error
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		kids, _, err = conn.Children("/brokers/topics")
 		if err == nil && len(kids) > 0 || time.Now().After(deadline) {

@@ -16,6 +16,7 @@ import (
 	gozk "github.com/go-zookeeper/zk"
 
 	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/internal/zktest"
 	"github.com/kafkasim/kafkasim/server/zookeeper"
 	"github.com/kafkasim/kafkasim/wasm/app"
 	"github.com/kafkasim/kafkasim/wasm/scene"
@@ -118,18 +119,7 @@ func TestZKClientInBrowser(t *testing.T) {
 	}
 	zs := zookeeper.Serve(ln, d, zookeeper.Config{})
 	defer zs.Close()
-	conn, events, err := gozk.Connect([]string{zs.Addr().String()}, 30*time.Second, gozk.WithLogger(quiet{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	for deadline := time.After(10 * time.Second); conn.State() != gozk.StateHasSession; {
-		select {
-		case <-events:
-		case <-deadline:
-			t.Fatal("no session")
-		}
-	}
+	conn, _ := zktest.MustSession(t, zs.Addr().String(), 30*time.Second)
 	if _, _, _, err := conn.ChildrenW("/brokers/ids"); err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +264,3 @@ func waitEpoch(t *testing.T, conn *gozk.Conn) string {
 	t.Fatal("the controller epoch did not change")
 	return ""
 }
-
-type quiet struct{}
-
-func (quiet) Printf(string, ...any) {}

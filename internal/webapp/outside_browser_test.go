@@ -22,6 +22,7 @@ import (
 	"github.com/kafkasim/kafkasim/core/scenario"
 	"github.com/kafkasim/kafkasim/internal/servetest"
 	"github.com/kafkasim/kafkasim/internal/webapp"
+	"github.com/kafkasim/kafkasim/internal/zktest"
 	"github.com/kafkasim/kafkasim/server"
 	"github.com/kafkasim/kafkasim/wasm/session"
 )
@@ -150,18 +151,7 @@ func TestOutsideClientsInLivePage(t *testing.T) {
 
 	// A ZooKeeper client: a session, reads, a watch; reads go on while
 	// the picture is taken.
-	zc, zev, err := gozk.Connect([]string{o.zk}, 10*time.Second, gozk.WithLogger(quietZK{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zc.Close()
-	for deadline := time.After(10 * time.Second); zc.State() != gozk.StateHasSession; {
-		select {
-		case <-zev:
-		case <-deadline:
-			t.Fatal("no ZooKeeper session")
-		}
-	}
+	zc, _ := zktest.MustSession(t, o.zk, 10*time.Second)
 	_, _, watch, err := zc.ChildrenW("/brokers/topics")
 	if err != nil {
 		t.Fatal(err)
@@ -456,7 +446,3 @@ func steps(t *testing.T, text string) []scenario.Step {
 	}
 	return sc.Steps
 }
-
-type quietZK struct{}
-
-func (quietZK) Printf(string, ...any) {}

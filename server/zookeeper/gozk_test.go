@@ -10,31 +10,13 @@ import (
 	gozk "github.com/go-zookeeper/zk"
 
 	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/internal/zktest"
 )
-
-type quietLogger struct{}
-
-func (quietLogger) Printf(string, ...any) {}
 
 // dial connects go-zookeeper's client and waits for its session.
 func dial(t *testing.T, s *Server, timeout time.Duration) (*gozk.Conn, <-chan gozk.Event) {
 	t.Helper()
-	conn, events, err := gozk.Connect([]string{s.Addr().String()}, timeout, gozk.WithLogger(quietLogger{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(conn.Close)
-	deadline := time.After(5 * time.Second)
-	for {
-		select {
-		case ev := <-events:
-			if ev.State == gozk.StateHasSession {
-				return conn, events
-			}
-		case <-deadline:
-			t.Fatalf("no session (state %v)", conn.State())
-		}
-	}
+	return zktest.MustSession(t, s.Addr().String(), timeout)
 }
 
 func newZKClusterT(t *testing.T, version string) *core.Cluster {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kafkasim/kafkasim/core/scenario"
 	"github.com/kafkasim/kafkasim/internal/servetest"
+	"github.com/kafkasim/kafkasim/internal/zktest"
 	"github.com/kafkasim/kafkasim/server"
 	"github.com/kafkasim/kafkasim/server/client"
 	"github.com/kafkasim/kafkasim/wasm/scene"
@@ -111,19 +112,17 @@ func TestLiveFollowsOutsideClients(t *testing.T) {
 	f := follow(t, o.c, o.base, o.srv.DefaultCode(), "")
 	f.until("live", func(s LiveStatus) bool { return s.Phase == PhaseLive })
 
-	zc, zev, err := gozk.Connect([]string{o.zk}, 10*time.Second, gozk.WithLogger(quietZK{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zc.Close()
+	var zc *gozk.Conn
+	defer func() {
+		if zc != nil {
+			zc.Close()
+		}
+	}()
 	var watch <-chan gozk.Event
 	f.while("ZooKeeper reads and a watch", func() error {
-		for deadline := time.After(10 * time.Second); zc.State() != gozk.StateHasSession; {
-			select {
-			case <-zev:
-			case <-deadline:
-				return fmt.Errorf("no ZooKeeper session")
-			}
+		var err error
+		if zc, _, err = zktest.Session(o.zk, 10*time.Second); err != nil {
+			return err
 		}
 		if _, _, err := zc.Children("/brokers/topics"); err != nil {
 			return err
@@ -277,10 +276,6 @@ func first(v []string) string {
 	}
 	return v[0]
 }
-
-type quietZK struct{}
-
-func (quietZK) Printf(string, ...any) {}
 
 func mustSteps(t *testing.T, text string) []scenario.Step {
 	t.Helper()
