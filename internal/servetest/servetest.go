@@ -2,7 +2,8 @@
 // the listeners `kafkasim serve` puts around a server.Server: its HTTP
 // handler (the app, the classroom API, the rooms' websockets) and its
 // default room's Kafka and ZooKeeper listeners. Everything it starts is
-// closed when the test ends. Only tests import it (wasm/app's live
+// closed when the test ends; Steps and Replay parse and replay a
+// room's history as a page would. Only tests import it (wasm/app's live
 // tests, internal/webapp's browser tests).
 package servetest
 
@@ -14,9 +15,12 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/core/scenario"
 	"github.com/kafkasim/kafkasim/server"
 	"github.com/kafkasim/kafkasim/server/kafka"
 	"github.com/kafkasim/kafkasim/server/zookeeper"
+	"github.com/kafkasim/kafkasim/wasm/session"
 )
 
 // HTTP serves srv's handler on a free loopback port and returns its
@@ -59,4 +63,29 @@ func Listeners(t testing.TB, srv *server.Server) (kafkaAddr, zkAddr string) {
 	zs := zookeeper.Serve(ln, srv.DefaultRoom(), zookeeper.Config{})
 	t.Cleanup(func() { zs.Close() })
 	return kafkaAddr, zs.Addr().String()
+}
+
+// Steps parses a scenario's text, failing t on an error.
+func Steps(t testing.TB, text string) []scenario.Step {
+	t.Helper()
+	sc, err := scenario.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc.Steps
+}
+
+// Replay is what replaying a room's history (a .ksim) in a fresh page
+// session gives at virtual time at: its trace hash and its cluster's
+// snapshot, to compare with what a page in live mode holds.
+func Replay(t testing.TB, ksim string, at int64) (string, *core.Snapshot) {
+	t.Helper()
+	d, err := session.NewDriver(Steps(t, ksim), session.StoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RunTo(at); err != nil {
+		t.Fatal(err)
+	}
+	return d.TraceHash(), d.Cluster().Snapshot()
 }

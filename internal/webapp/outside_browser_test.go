@@ -24,7 +24,6 @@ import (
 	"github.com/kafkasim/kafkasim/internal/webapp"
 	"github.com/kafkasim/kafkasim/internal/zktest"
 	"github.com/kafkasim/kafkasim/server"
-	"github.com/kafkasim/kafkasim/wasm/session"
 )
 
 // The protocol X-ray (issues 11 and 12): a page in live mode follows
@@ -247,7 +246,7 @@ func TestOutsideClientsInLivePage(t *testing.T) {
 	b.shot("outside-02-xray-both")
 
 	// The watch fires when the room makes a topic; the page follows.
-	if err := room.Exec(ctx, "t", steps(t, "topic create payments partitions=1 rf=3"), nil); err != nil {
+	if err := room.Exec(ctx, "t", servetest.Steps(t, "topic create payments partitions=1 rf=3"), nil); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -350,7 +349,7 @@ func TestOutsideClientsInLivePage(t *testing.T) {
 	if string(ja) != string(jc) {
 		t.Fatalf("the page's snapshot differs from the room's:\n%.2000s\n%.2000s", ja, jc)
 	}
-	if hash := replay(t, h.Ksim, h.At); hash != page.Hash {
+	if hash, _ := servetest.Replay(t, h.Ksim, h.At); hash != page.Hash {
 		t.Fatalf("the page's trace hash %s, a replay of the room's history %s", page.Hash, hash)
 	}
 	if st := b.live(); st.Phase != "live" || st.Resyncs != 0 {
@@ -419,30 +418,4 @@ func getJSON(url string, v any) error {
 	}
 	defer resp.Body.Close()
 	return json.NewDecoder(resp.Body).Decode(v)
-}
-
-// replay is a native session's trace hash after playing ksim to at.
-func replay(t *testing.T, ksim string, at int64) string {
-	t.Helper()
-	sc, err := scenario.Parse(ksim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := session.NewDriver(sc.Steps, session.StoreOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.RunTo(at); err != nil {
-		t.Fatal(err)
-	}
-	return d.TraceHash()
-}
-
-func steps(t *testing.T, text string) []scenario.Step {
-	t.Helper()
-	sc, err := scenario.Parse(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sc.Steps
 }

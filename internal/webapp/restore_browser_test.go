@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafkasim/kafkasim/internal/servetest"
 	"github.com/kafkasim/kafkasim/server/storage"
 )
 
@@ -161,7 +162,7 @@ func TestRestoredRoomInLivePage(t *testing.T) {
 	b.bt().Until("the page at the room's moment", fmt.Sprintf(`kafkasim.now() === %d && Live.status.applied === %d && Live.status.phase === "live"`, h.At, h.N), 180*time.Second)
 	var page struct{ Hash string }
 	b.js(&page, `({hash: kafkasim.state().hash})`)
-	if hash := replay(t, h.Ksim, h.At); hash != page.Hash {
+	if hash, _ := servetest.Replay(t, h.Ksim, h.At); hash != page.Hash {
 		t.Fatalf("the page's trace hash %s, a replay of the room's history %s", page.Hash, hash)
 	}
 	var counters struct {

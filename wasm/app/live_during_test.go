@@ -10,6 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafkasim/kafkasim/internal/servetest"
 	"github.com/kafkasim/kafkasim/server/protocol"
 )
 
@@ -32,7 +33,7 @@ func TestLiveFollowsOutsideDuringPoll(t *testing.T) {
 	}
 	f.until("the scenario's consumer", func(s LiveStatus) bool { return s.RoomNow > 5500 })
 	done := make(chan protocol.Result, 1)
-	if err := room.Exec(ctx, "t", mustSteps(t, "poll c1 max=100 timeout=4s"), func(r protocol.Result) { done <- r }); err != nil {
+	if err := room.Exec(ctx, "t", servetest.Steps(t, "poll c1 max=100 timeout=4s"), func(r protocol.Result) { done <- r }); err != nil {
 		t.Fatal(err)
 	}
 	cl := o.producer(t)
@@ -70,7 +71,7 @@ func TestLiveFollowsOutsideDuringPoll(t *testing.T) {
 	if d := sameSnapshot(f.e.Snapshot(), h.Snapshot); d != "" {
 		t.Fatalf("the copy differs from the room: %s", d)
 	}
-	hash, snap := replayHash(t, h.Ksim, h.At)
+	hash, snap := servetest.Replay(t, h.Ksim, h.At)
 	if hash != f.e.sess.Driver().TraceHash() {
 		t.Errorf("a replay of the room's history has hash %s, the copy %s", hash, f.e.sess.Driver().TraceHash())
 	}

@@ -13,7 +13,6 @@ import (
 	gozk "github.com/go-zookeeper/zk"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/kafkasim/kafkasim/core/scenario"
 	"github.com/kafkasim/kafkasim/internal/servetest"
 	"github.com/kafkasim/kafkasim/internal/zktest"
 	"github.com/kafkasim/kafkasim/server"
@@ -209,7 +208,7 @@ func TestLiveFollowsOutsideClients(t *testing.T) {
 		watch = w
 		return err
 	})
-	if err := o.srv.DefaultRoom().Exec(ctx, "t", mustSteps(t, "topic create payments partitions=1 rf=3"), nil); err != nil {
+	if err := o.srv.DefaultRoom().Exec(ctx, "t", servetest.Steps(t, "topic create payments partitions=1 rf=3"), nil); err != nil {
 		t.Fatal(err)
 	}
 	f.while("the watch fires", func() error {
@@ -251,7 +250,7 @@ func TestLiveFollowsOutsideClients(t *testing.T) {
 	if h.Stopped != "" || !strings.Contains(h.Ksim, "\noutside {\"type\":\"request\"") {
 		t.Fatalf("the history stopped (%q) or has no outside requests", h.Stopped)
 	}
-	hash, snap := replayHash(t, h.Ksim, h.At)
+	hash, snap := servetest.Replay(t, h.Ksim, h.At)
 	if hash != f.e.sess.Driver().TraceHash() {
 		t.Errorf("a replay of the room's history has hash %s, the copy %s", hash, f.e.sess.Driver().TraceHash())
 	}
@@ -275,13 +274,4 @@ func first(v []string) string {
 		return ""
 	}
 	return v[0]
-}
-
-func mustSteps(t *testing.T, text string) []scenario.Step {
-	t.Helper()
-	sc, err := scenario.Parse(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sc.Steps
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafkasim/kafkasim/internal/servetest"
 )
 
 // TestLiveCatchesUpByResync: a page too slow for a franz-go storm (its
@@ -104,7 +106,7 @@ func TestLiveCatchesUpByResync(t *testing.T) {
 	if d := sameSnapshot(f.e.Snapshot(), h.Snapshot); d != "" {
 		t.Fatalf("the copy differs from the room: %s", d)
 	}
-	if hash, _ := replayHash(t, h.Ksim, h.At); hash != f.e.sess.Driver().TraceHash() {
+	if hash, _ := servetest.Replay(t, h.Ksim, h.At); hash != f.e.sess.Driver().TraceHash() {
 		t.Fatalf("a replay of the room's history has hash %s, the copy %s", hash, f.e.sess.Driver().TraceHash())
 	}
 	st := f.l.Status()

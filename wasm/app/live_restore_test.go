@@ -11,6 +11,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafkasim/kafkasim/internal/servetest"
 	"github.com/kafkasim/kafkasim/server/storage"
 )
 
@@ -102,7 +103,7 @@ func TestLiveFollowsRestoredRoom(t *testing.T) {
 	if d := sameSnapshot(f.e.Snapshot(), h.Snapshot); d != "" {
 		t.Fatalf("the copy differs from the room: %s", d)
 	}
-	hash, snap := replayHash(t, h.Ksim, h.At)
+	hash, snap := servetest.Replay(t, h.Ksim, h.At)
 	if hash != f.e.sess.Driver().TraceHash() {
 		t.Errorf("a replay of the room's history has hash %s, the copy %s", hash, f.e.sess.Driver().TraceHash())
 	}

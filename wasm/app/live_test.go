@@ -12,12 +12,10 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/kafkasim/kafkasim/core"
-	"github.com/kafkasim/kafkasim/core/scenario"
+	"github.com/kafkasim/kafkasim/internal/servetest"
 	"github.com/kafkasim/kafkasim/server"
 	"github.com/kafkasim/kafkasim/server/client"
 	"github.com/kafkasim/kafkasim/server/protocol"
-	"github.com/kafkasim/kafkasim/wasm/session"
 )
 
 const liveScenario = `cluster brokers=3 seed=5 version=3.9 metadata=kraft
@@ -104,24 +102,6 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
-// replayHash is what replaying a .ksim in a fresh session gives: its
-// trace hash at its end, and its snapshot as JSON.
-func replayHash(t *testing.T, ksim string, at int64) (string, *core.Snapshot) {
-	t.Helper()
-	sc, err := scenario.Parse(ksim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := session.NewDriver(sc.Steps, session.StoreOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.RunTo(at); err != nil {
-		t.Fatal(err)
-	}
-	return d.TraceHash(), d.Cluster().Snapshot()
-}
-
 // TestLiveFollowsRoom: a page in live mode keeps an exact copy of a
 // running room while its teacher drives it (commands, a blocking settle,
 // a crash, a script with waits), a watcher's page cannot drive, a reset
@@ -179,7 +159,7 @@ func TestLiveFollowsRoom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantHash, wantSnap := replayHash(t, h.Ksim, h.At)
+	wantHash, wantSnap := servetest.Replay(t, h.Ksim, h.At)
 	for _, f := range []*follower{student, teach} {
 		st := f.until("caught up", func(s LiveStatus) bool {
 			return s.Applied == h.N && s.Now == h.At && s.Checked == h.Seq && s.Speed == 0
