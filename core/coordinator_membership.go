@@ -18,6 +18,9 @@ type joinReq struct {
 	sub         assign.Member
 	sessionMs   int64
 	rebalanceMs int64
+	// preKIP394: a JoinGroup below v4 (an outside client's), which Kafka
+	// never answers MEMBER_ID_REQUIRED.
+	preKIP394 bool
 }
 
 // joinResult is a JoinGroup response.
@@ -83,7 +86,10 @@ func (g *group) joinUnknown(req joinReq, reply func(joinResult)) {
 		g.addMember(id, req, reply)
 		return
 	}
-	if c.preset.memberIDRequired {
+	// KafkaApis.handleJoinGroupRequest: requireKnownMemberId =
+	// joinGroupRequest.version >= 4 && groupInstanceId.isEmpty (a static
+	// member joined above).
+	if c.preset.memberIDRequired && !req.preKIP394 {
 		// KIP-394: hand out the id first; the member must join again with it.
 		// A pending member holds up the join until it does, or until its
 		// session timeout passes (GroupCoordinator.addPendingMemberExpiration):

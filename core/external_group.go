@@ -21,10 +21,15 @@ type GroupPartition struct {
 	Partition int32  `json:"partition"`
 }
 
-// JoinGroupRequest joins (or rejoins) a group. MemberID "" asks for one
-// (MEMBER_ID_REQUIRED from 2.2, KIP-394); Protocols are the assignor
-// names in preference order; Topics and Owned are the subscription
-// (ConsumerProtocolSubscription) and Generation the one Owned is from.
+// JoinGroupRequest joins (or rejoins) a group. MemberID "" asks for one:
+// from 2.2 (KIP-394) the answer is MEMBER_ID_REQUIRED with the id, unless
+// the member is static (InstanceID: it joins at once) or PreKIP394.
+// Protocols are the assignor names in preference order; Topics and Owned
+// are the subscription (ConsumerProtocolSubscription) and Generation the
+// one Owned is from. PreKIP394 marks a JoinGroup below v4, from a client
+// that predates KIP-394 and does not know MEMBER_ID_REQUIRED (kafka-python
+// 2.0 sends v2): Kafka joins such a member at once too (KafkaApis:
+// requireKnownMemberId = version >= 4 && groupInstanceId is empty).
 type JoinGroupRequest struct {
 	Group       string           `json:"group"`
 	MemberID    string           `json:"memberId"`
@@ -36,6 +41,7 @@ type JoinGroupRequest struct {
 	Topics      []string         `json:"topics"`
 	Owned       []GroupPartition `json:"owned,omitempty"`
 	Generation  int32            `json:"generation"`
+	PreKIP394   bool             `json:"preKip394,omitempty"`
 }
 
 // JoinGroupResponse is the new generation; the leader also gets every
@@ -108,7 +114,7 @@ func (b joinGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	if client == "" {
 		client = cn.host.node.name
 	}
-	req := joinReq{group: r.Group, memberID: r.MemberID, client: client, instance: r.InstanceID,
+	req := joinReq{group: r.Group, memberID: r.MemberID, client: client, instance: r.InstanceID, preKIP394: r.PreKIP394,
 		protocols: slices.Clone(r.Protocols), sessionMs: int64(r.SessionMs), rebalanceMs: int64(r.RebalanceMs),
 		sub: assign.Member{InstanceID: r.InstanceID, Topics: slices.Clone(r.Topics), Generation: int(r.Generation)}}
 	for _, o := range r.Owned {

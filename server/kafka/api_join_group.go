@@ -4,7 +4,9 @@ package kafka
 //
 // The classic group protocol on the coordinator: the same
 // GroupCoordinator logic as the simulated consumers (generations,
-// MEMBER_ID_REQUIRED from 2.2 for v4+ clients, static membership v5+,
+// MEMBER_ID_REQUIRED from 2.2 for v4+ clients without an instance id
+// (kafka-python 2.0 sends v2 and would not know the code), static
+// membership v5+,
 // the initial rebalance delay, session and rebalance timeouts in
 // simulated time). Only the "consumer" protocol type is served: its
 // metadata is decoded to topics and owned partitions for the core, and
@@ -20,7 +22,8 @@ func init() { register(11, 0, 7, handleJoinGroup) }
 func handleJoinGroup(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.JoinGroupRequest)
 	jr := &core.JoinGroupRequest{Group: req.Group, MemberID: req.MemberID, ClientID: cx.h.clientID,
-		SessionMs: req.SessionTimeoutMillis, RebalanceMs: req.RebalanceTimeoutMillis, Generation: -1}
+		SessionMs: req.SessionTimeoutMillis, RebalanceMs: req.RebalanceTimeoutMillis, Generation: -1,
+		PreKIP394: req.Version < 4} // KIP-394: MEMBER_ID_REQUIRED only for v4+
 	if req.Version == 0 {
 		jr.RebalanceMs = req.SessionTimeoutMillis
 	}

@@ -1,0 +1,78 @@
+package kafka
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kafkasim/kafkasim/core"
+)
+
+// python3Kafka is Debian's python3 with kafka-python (package
+// python3-kafka, 2.0), which .ci/run installs. Outside CI a machine
+// without it skips TestKafkaPython; in CI (CI set) it fails.
+func python3Kafka(t *testing.T) string {
+	t.Helper()
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import kafka").Run(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s cannot import kafka-python (%v): .ci/run installs python3-kafka", py, err)
+		}
+		t.Skipf("kafka-python not installed (apt-get install python3-kafka; .ci/run does): %v", err)
+	}
+	return py
+}
+
+// TestKafkaPython: kafka-python 2.0 probes the broker's version itself
+// and talks in old, non-flexible versions (JoinGroup v2, which predates
+// MEMBER_ID_REQUIRED: KIP-394's answer would be an error it does not
+// know). Against a 0.11 and a 3.9 cluster it produces records with keys,
+// headers and timestamps (gzip, acks=all), reads every one back through a
+// consumer group and commits.
+func TestKafkaPython(t *testing.T) {
+	py := python3Kafka(t)
+	script, err := filepath.Abs(filepath.Join("testdata", "kafkapython", "smoke.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		version, mode string
+		api           string // what kafka-python infers from ApiVersions
+	}{
+		{"0.11", "zk", "[0,11,0]"},
+		{"3.9", "kraft", "[2,4,0]"}, // kafka-python 2.0's newest guess
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			b := threeBrokers(t, tc.version, tc.mode, core.CreateTopic{Topic: "py", Partitions: 3, RF: 3})
+			_, addr := startServer(t, b, 3)
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, py, script, strings.Join(addrs(addr, 3), ","), "py", "30")
+			out, err := cmd.Output()
+			if err != nil {
+				stderr := ""
+				if ee, ok := err.(*exec.ExitError); ok {
+					stderr = string(ee.Stderr)
+				}
+				t.Fatalf("kafka-python: %v\n%s\n%s", err, out, lastLines(stderr, 20))
+			}
+			var res struct {
+				API                         []int
+				Partitions, Read, Committed int
+				Bad                         []any
+			}
+			if err := json.Unmarshal([]byte(lastLines(string(out), 1)), &res); err != nil {
+				t.Fatalf("kafka-python output %q: %v", out, err)
+			}
+			api, _ := json.Marshal(res.API)
+			if string(api) != tc.api || res.Partitions != 3 || res.Read != 30 || len(res.Bad) != 0 || res.Committed != 30 {
+				t.Fatalf("kafka-python: %+v (api %s, want %s)", res, api, tc.api)
+			}
+		})
+	}
+}
