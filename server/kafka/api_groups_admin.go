@@ -6,13 +6,18 @@ package kafka
 // coordinator holds it, as in Kafka; a client asks every broker to list
 // all groups): state (Empty, PreparingRebalance, CompletingRebalance,
 // Stable, Dead), protocol, members with client ids and their assignments
-// encoded in the consumer protocol. Groups of the 0.8 preset live in
-// ZooKeeper and are not listed.
+// encoded in the consumer protocol. A group nobody has joined, asked of
+// the broker that leads its __consumer_offsets partition, is Dead with no
+// error (GroupCoordinator.handleDescribeGroup: "the group does not
+// exist" for kafka-consumer-groups.sh); asked of another broker it is
+// NOT_COORDINATOR. Groups of the 0.8 preset live in ZooKeeper and are not
+// listed.
 
 import (
 	"context"
 
 	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/core/hash"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -21,24 +26,51 @@ func init() {
 	register(15, 0, 5, handleDescribeGroups)
 }
 
-// coordinated returns the groups broker id coordinates now.
-func coordinated(cx *reqCtx) map[string]core.GroupView {
-	out := map[string]core.GroupView{}
+// coordination is what the asked broker coordinates now: its groups,
+// and which partitions of __consumer_offsets it leads (whose groups it
+// would coordinate), by partition number.
+type coordination struct {
+	groups map[string]core.GroupView
+	leads  []bool
+}
+
+// coordinated reads the asked broker's coordination from the cluster.
+func coordinated(cx *reqCtx) coordination {
+	co := coordination{groups: map[string]core.GroupView{}}
 	cx.s.backend.Do(context.Background(), func(c *core.Cluster) {
-		for _, g := range c.Snapshot().Groups {
+		snap := c.Snapshot()
+		for _, g := range snap.Groups {
 			if g.Coordinator == cx.broker {
-				out[g.Name] = g
+				co.groups[g.Name] = g
+			}
+		}
+		for _, t := range snap.Topics {
+			if t.Name != "__consumer_offsets" {
+				continue
+			}
+			co.leads = make([]bool, len(t.Partitions))
+			for i, p := range t.Partitions {
+				for _, r := range p.Replicas {
+					co.leads[i] = co.leads[i] || r.Broker == cx.broker && r.Role == "leader"
+				}
 			}
 		}
 	})
-	return out
+	return co
+}
+
+// hosts reports whether the broker leads group's partition of
+// __consumer_offsets (GroupMetadataManager.partitionFor: abs(hashCode)
+// modulo the partition count).
+func (co coordination) hosts(group string) bool {
+	return len(co.leads) > 0 && co.leads[hash.CoordinatorPartition(group, len(co.leads))]
 }
 
 func handleListGroups(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.ListGroupsRequest)
 	return local(cx, func() kmsg.Response {
 		resp := req.ResponseKind().(*kmsg.ListGroupsResponse)
-		for _, g := range coordinated(cx) {
+		for _, g := range coordinated(cx).groups {
 			if len(req.StatesFilter) > 0 && !contains(req.StatesFilter, g.State) {
 				continue
 			}
@@ -54,13 +86,17 @@ func handleDescribeGroups(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.DescribeGroupsRequest)
 	return local(cx, func() kmsg.Response {
 		resp := req.ResponseKind().(*kmsg.DescribeGroupsResponse)
-		groups := coordinated(cx)
+		co := coordinated(cx)
 		for _, name := range req.Groups {
 			rg := kmsg.NewDescribeGroupsResponseGroup()
 			rg.Group = name
-			g, ok := groups[name]
+			g, ok := co.groups[name]
 			if !ok {
-				rg.ErrorCode = 16 // NOT_COORDINATOR: this broker does not hold it
+				if co.hosts(name) {
+					rg.State = "Dead" // GroupCoordinator.DeadGroup: no such group
+				} else {
+					rg.ErrorCode = 16 // NOT_COORDINATOR: this broker does not hold it
+				}
 				resp.Groups = append(resp.Groups, rg)
 				continue
 			}

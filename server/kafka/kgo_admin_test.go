@@ -98,4 +98,28 @@ func TestAdminRequests(t *testing.T) {
 		lresp, err := cl.Broker(int(resp.NodeID)).RetriableRequest(ctx, lg)
 		return err == nil && len(lresp.(*kmsg.ListGroupsResponse).Groups) == 1
 	})
+
+	// A group nobody joined: Dead at its coordinator (no error: "does not
+	// exist" for the admin tools), NOT_COORDINATOR at the others.
+	fc.CoordinatorKey = "nobody"
+	fresp, err := fc.RequestWith(ctx, cl)
+	if err != nil || fresp.ErrorCode != 0 {
+		t.Fatalf("find coordinator of nobody: %v %+v", err, fresp)
+	}
+	for id := int32(1); id <= 3; id++ {
+		dg := kmsg.NewPtrDescribeGroupsRequest()
+		dg.Groups = []string{"nobody"}
+		dresp, err := cl.Broker(int(id)).RetriableRequest(ctx, dg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := dresp.(*kmsg.DescribeGroupsResponse).Groups[0]
+		want := kmsg.DescribeGroupsResponseGroup{Group: "nobody", ErrorCode: 16}
+		if id == fresp.NodeID {
+			want = kmsg.DescribeGroupsResponseGroup{Group: "nobody", State: "Dead"}
+		}
+		if g.ErrorCode != want.ErrorCode || g.State != want.State || len(g.Members) != 0 {
+			t.Fatalf("describe nobody at broker %d (coordinator %d): %+v, want error %d state %q", id, fresp.NodeID, g, want.ErrorCode, want.State)
+		}
+	}
 }
