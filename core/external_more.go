@@ -120,9 +120,19 @@ func (b listOffsetsBody) check() error   { return checkPartitionCount(len(b.r.Pa
 func (b listOffsetsBody) answered() bool { return true }
 func (b listOffsetsBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	resp := &ListOffsetsResponse{Partitions: make([]ListOffsetsPartitionResponse, len(b.r.Partitions))}
+	// KafkaApis.handleListOffsetRequest: a partition asked twice in one
+	// request (ListOffsetsRequest.duplicatePartitions) is answered
+	// INVALID_REQUEST wherever it appears; the others are answered.
+	seen := make(map[GroupPartition]int, len(b.r.Partitions))
+	for _, lp := range b.r.Partitions {
+		seen[GroupPartition{Topic: lp.Topic, Partition: lp.Partition}]++
+	}
 	for i, lp := range b.r.Partitions {
 		out := ListOffsetsPartitionResponse{Topic: lp.Topic, Partition: lp.Partition, Offset: -1, LeaderEpoch: -1, Timestamp: -1}
 		p, err := x.partition(lp.Topic, lp.Partition)
+		if seen[GroupPartition{Topic: lp.Topic, Partition: lp.Partition}] > 1 {
+			err = "INVALID_REQUEST"
+		}
 		if err == "" {
 			r, e := cn.broker.leaderFor(p)
 			switch {

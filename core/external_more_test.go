@@ -46,9 +46,21 @@ func TestExternalMoreAPIs(t *testing.T) {
 		t.Fatalf("produce %+v", r)
 	}
 	lo := reply(t, c, core.BrokerRequest{Conn: "k2", Correlation: 5, ListOffsets: &core.ListOffsetsRequest{Partitions: []core.ListOffsetsPartition{
-		{Topic: "t", Timestamp: -2, CurrentLeaderEpoch: -1}, {Topic: "t", Timestamp: -1, CurrentLeaderEpoch: -1}, {Topic: "t", Partition: 9, Timestamp: -1}}}}).ListOffsets
-	if lo.Partitions[0].Offset != 0 || lo.Partitions[1].Offset != 3 || lo.Partitions[2].Error != "UNKNOWN_TOPIC_OR_PARTITION" {
+		{Topic: "t", Timestamp: -2, CurrentLeaderEpoch: -1}, {Topic: "t", Partition: 9, Timestamp: -1}}}}).ListOffsets
+	if lo.Partitions[0].Offset != 0 || lo.Partitions[1].Error != "UNKNOWN_TOPIC_OR_PARTITION" {
 		t.Fatalf("list offsets %+v", lo)
+	}
+	if lo := reply(t, c, core.BrokerRequest{Conn: "k2", Correlation: 50, ListOffsets: &core.ListOffsetsRequest{Partitions: []core.ListOffsetsPartition{
+		{Topic: "t", Timestamp: -1, CurrentLeaderEpoch: -1}}}}).ListOffsets; lo.Partitions[0].Offset != 3 {
+		t.Fatalf("list offsets, latest %+v", lo)
+	}
+	// A partition asked twice in one request is INVALID_REQUEST each time
+	// (KafkaApis: ListOffsetsRequest.duplicatePartitions), as kcat -Q
+	// -t t:0:-1 -t t:0:-2 gets from Kafka.
+	lo = reply(t, c, core.BrokerRequest{Conn: "k2", Correlation: 51, ListOffsets: &core.ListOffsetsRequest{Partitions: []core.ListOffsetsPartition{
+		{Topic: "t", Timestamp: -2, CurrentLeaderEpoch: -1}, {Topic: "t", Timestamp: -1, CurrentLeaderEpoch: -1}}}}).ListOffsets
+	if lo.Partitions[0].Error != "INVALID_REQUEST" || lo.Partitions[1].Error != "INVALID_REQUEST" || lo.Partitions[0].Offset != -1 {
+		t.Fatalf("list offsets, a partition twice %+v", lo)
 	}
 	// Broker 2 follows: ListOffsets there is refused.
 	lo = reply(t, c, core.BrokerRequest{Conn: "k1", Correlation: 6, ListOffsets: &core.ListOffsetsRequest{Partitions: []core.ListOffsetsPartition{{Topic: "t", Timestamp: -1, CurrentLeaderEpoch: -1}}}}).ListOffsets
