@@ -15,13 +15,12 @@ func TestReferenceScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := scenario.NewRunner(scenario.RunOptions{NoTrace: true})
-	for i := range s.Steps {
-		if err := r.Step(&s.Steps[i]); err != nil {
-			t.Fatalf("step %d (%s): %v", i, s.Steps[i].Text, err)
-		}
+	res, err := scenario.Run(s, scenario.RunOptions{NoTrace: true})
+	if err != nil || len(res.Failures) > 0 {
+		t.Fatalf("the reference script: %v %v", err, res.Failures)
 	}
-	snap := r.Cluster().Snapshot()
+	c := res.Cluster
+	snap := c.Snapshot()
 	if len(snap.Brokers) != RefBrokers || len(snap.Topics) < 3 || len(snap.Groups) != 2 {
 		t.Fatalf("brokers %d topics %d groups %d", len(snap.Brokers), len(snap.Topics), len(snap.Groups))
 	}
@@ -33,7 +32,7 @@ func TestReferenceScript(t *testing.T) {
 			t.Errorf("%s: %d partitions, RF %d", tp.Name, len(tp.Partitions), len(tp.Partitions[0].Replicas))
 		}
 	}
-	if sent := len(r.Cluster().History().Sent); sent != 2*RefRate {
+	if sent := len(c.History().Sent); sent != 2*RefRate {
 		t.Errorf("%d records in 2 s, want %d", sent, 2*RefRate)
 	}
 }
