@@ -170,7 +170,8 @@ done
 
 # Browser (internal/canvasdev/canvasbench): the wasm sizes and what the
 # page loads before its first frame; the real page's first frame on
-# localhost (cold profile); the frame rate of the real page playing the
+# localhost (cold profile, in a browser that has finished starting:
+# canvasdev.WaitGPU); the frame rate of the real page playing the
 # reference scene (5 brokers, 3 topics x 8 partitions, RF 3, two groups,
 # 500 records/s; engine and canvas in one wasm) over that of an empty
 # Ebiten program of the same size, in one headless Chromium (software
@@ -199,6 +200,7 @@ if [[ ${BENCH_BROWSER:-1} != 0 ]]; then
 	fi
 	echo "The page in headless Chromium (SwiftShader), canvas $(b canvas.size), load average $(b load.before | tr , ' ') before, $(b load.after | tr , ' ') after"
 	row "first frame" "$(b firstframe.ms) ms"
+	row "(browser's GPU start)" "$(b browser.gpuwait.ms) ms (waited for before navigating: not the page's)"
 	row "engine up" "$(b engine.ms) ms"
 	row "session ready" "$(b ready.ms) ms"
 	row "empty Ebiten fps" "$(b fps.empty)"

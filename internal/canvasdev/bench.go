@@ -20,7 +20,8 @@ import (
 type BenchResult struct {
 	Sizes        map[string][2]int // name -> raw, gzip bytes
 	PageGzip     int               // what the page loads before its first frame, gzip
-	FirstFrameMs float64           // navigation start to the first frame showing the cluster, cold profile
+	FirstFrameMs float64           // navigation start to the first frame showing the cluster, cold profile, the browser up (WaitGPU)
+	GPUWaitMs    float64           // how long the just-launched browser took to give a WebGL context (WaitGPU): not in FirstFrameMs
 	EngineMs     float64           // navigation start to the engine up in the iframe (wasm fetched, compiled, started)
 	ReadyMs      float64           // navigation start to kafkasim.ready (engine up, session loaded)
 	EmptyFPS     float64           // the empty Ebiten program, in an iframe of the page's canvas size
@@ -99,7 +100,13 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	}
 	defer cancel()
 	// First frame: the page, first visit of a fresh profile (the welcome
-	// cluster), on the page's clock from its navigation start.
+	// cluster), on the page's clock from its navigation start, once the
+	// browser is up (WaitGPU: not the browser's own start).
+	gpu, err := WaitGPU(bctx)
+	if err != nil {
+		return nil, err
+	}
+	res.GPUWaitMs = float64(gpu.Microseconds()) / 1000
 	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/")); err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func main() {
 	for _, k := range steps {
 		fmt.Printf("boot.%s.ms %.0f\n", k, r.Boot[k])
 	}
-	fmt.Printf("empty.firstframe.ms %.0f\n", r.EmptyFirstMs)
+	fmt.Printf("empty.firstframe.ms %.0f\nbrowser.gpuwait.ms %.0f\n", r.EmptyFirstMs, r.GPUWaitMs)
 	fmt.Printf("fps.empty %.2f\nfps.reference %.2f\n", r.EmptyFPS, r.RefFPS)
 	ratio := 0.0
 	if r.EmptyFPS > 0 {

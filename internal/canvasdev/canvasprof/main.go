@@ -98,6 +98,9 @@ func main() {
 		log.Fatal(err)
 	}
 	if *startup {
+		if _, err := canvasdev.WaitGPU(bctx); err != nil { // the browser up, as canvasbench measures
+			log.Fatal(err)
+		}
 		if _, err := chromedp.Call(bctx, profiler.Start, cdp.Empty{}); err != nil {
 			log.Fatal(err)
 		}
