@@ -3,6 +3,7 @@ package kafka
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,5 +75,46 @@ func TestKafkaPython(t *testing.T) {
 				t.Fatalf("kafka-python: %+v (api %s, want %s)", res, api, tc.api)
 			}
 		})
+	}
+}
+
+// TestKafkaPythonRebalance: two kafka-python consumers share a group on a
+// 3.9 cluster with old group versions (JoinGroup v2, SyncGroup v1,
+// Heartbeat v1, LeaveGroup v1): when c2 joins, c1 gives up partitions;
+// when c2 leaves, c1 takes them all back; the group reads every record
+// (at least once: auto-commit keeps positions across the rebalances).
+func TestKafkaPythonRebalance(t *testing.T) {
+	py := python3Kafka(t)
+	script, err := filepath.Abs(filepath.Join("testdata", "kafkapython", "rebalance.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := threeBrokers(t, "3.9", "kraft", core.CreateTopic{Topic: "py", Partitions: 3, RF: 3})
+	_, addr := startServer(t, b, 3)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, py, script, strings.Join(addrs(addr, 3), ","), "py", "30").Output()
+	if err != nil {
+		stderr := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("kafka-python: %v\n%s\n%s", err, out, lastLines(stderr, 20))
+	}
+	var res map[string]struct {
+		Seen     int
+		Assigned [][]int
+	}
+	if err := json.Unmarshal([]byte(lastLines(string(out), 1)), &res); err != nil {
+		t.Fatalf("kafka-python output %q: %v", out, err)
+	}
+	c1, c2 := res["c1"], res["c2"]
+	all := "[0 1 2]"
+	if len(c1.Assigned) < 3 || fmt.Sprint(c1.Assigned[0]) != all || fmt.Sprint(c1.Assigned[len(c1.Assigned)-1]) != all ||
+		len(c2.Assigned) == 0 || len(c2.Assigned[0]) == 0 || len(c2.Assigned[0])+len(c1.Assigned[1]) != 3 {
+		t.Fatalf("assignments: c1 %v, c2 %v: want c1 to share the partitions with c2, then take them back", c1.Assigned, c2.Assigned)
+	}
+	if c1.Seen+c2.Seen < 30 {
+		t.Fatalf("the group read %d+%d records, want all 30", c1.Seen, c2.Seen)
 	}
 }
