@@ -1,17 +1,14 @@
 package kafka
 
-// ListGroups (key 16), v0-v4, and DescribeGroups (key 15), v0-v5.
+// DescribeGroups (key 15), v0-v5.
 //
-// Answered from the groups the asked broker coordinates (a group's
-// coordinator holds it, as in Kafka; a client asks every broker to list
-// all groups): state (Empty, PreparingRebalance, CompletingRebalance,
-// Stable, Dead), protocol, members with client ids and their assignments
-// encoded in the consumer protocol. A group nobody has joined, asked of
-// the broker that leads its __consumer_offsets partition, is Dead with no
-// error (GroupCoordinator.handleDescribeGroup: "the group does not
-// exist" for kafka-consumer-groups.sh); asked of another broker it is
-// NOT_COORDINATOR. Groups of the 0.8 preset live in ZooKeeper and are not
-// listed.
+// Answered by the group's coordinator from the group it holds: state,
+// protocol, members with client ids, instance ids (v4+) and their
+// assignments encoded in the consumer protocol. A group nobody has
+// joined, asked of the broker that leads its __consumer_offsets
+// partition, is Dead with no error (GroupCoordinator.handleDescribeGroup
+// returns DeadGroup: "does not exist" for kafka-consumer-groups.sh);
+// asked of another broker it is NOT_COORDINATOR.
 
 import (
 	"context"
@@ -21,10 +18,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-func init() {
-	register(16, 0, 4, handleListGroups)
-	register(15, 0, 5, handleDescribeGroups)
-}
+func init() { register(15, 0, 5, handleDescribeGroups) }
 
 // coordination is what the asked broker coordinates now: its groups,
 // and which partitions of __consumer_offsets it leads (whose groups it
@@ -66,22 +60,6 @@ func (co coordination) hosts(group string) bool {
 	return len(co.leads) > 0 && co.leads[hash.CoordinatorPartition(group, len(co.leads))]
 }
 
-func handleListGroups(cx *reqCtx, r kmsg.Request) (*plan, error) {
-	req := r.(*kmsg.ListGroupsRequest)
-	return local(cx, func() kmsg.Response {
-		resp := req.ResponseKind().(*kmsg.ListGroupsResponse)
-		for _, g := range coordinated(cx).groups {
-			if len(req.StatesFilter) > 0 && !contains(req.StatesFilter, g.State) {
-				continue
-			}
-			rg := kmsg.NewListGroupsResponseGroup()
-			rg.Group, rg.ProtocolType, rg.GroupState = g.Name, "consumer", g.State
-			resp.Groups = append(resp.Groups, rg)
-		}
-		return resp
-	}), nil
-}
-
 func handleDescribeGroups(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.DescribeGroupsRequest)
 	return local(cx, func() kmsg.Response {
@@ -121,13 +99,4 @@ func handleDescribeGroups(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		return resp
 	}), nil
-}
-
-func contains(v []string, s string) bool {
-	for _, x := range v {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
