@@ -20,6 +20,7 @@ type produceReq struct {
 type producePart struct {
 	p       *Partition
 	records []log.Record
+	packed  *log.Packed // a real client's records, kept packed (then records only describe them)
 	baseSeq int32
 	pepoch  int16
 	// createTime is the batch's first timestamp as an outside client
@@ -27,6 +28,14 @@ type producePart struct {
 	// leave it unset and the leader stamps its clock.
 	createTime int64
 	clientTime bool
+}
+
+// count is the number of records.
+func (pp *producePart) count() int {
+	if pp.packed != nil {
+		return pp.packed.Len()
+	}
+	return len(pp.records)
 }
 
 // produceResult is one partition's answer: the batch's base offset or an
@@ -85,7 +94,7 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 			err = "NOT_ENOUGH_REPLICAS" // checked before the append: nothing is written
 		}
 		if err == "" && req.pid >= 0 {
-			if off, e := r.checkSequence(req.pid, pp.pepoch, pp.baseSeq, len(pp.records)); e != "" || off >= 0 {
+			if off, e := r.checkSequence(req.pid, pp.pepoch, pp.baseSeq, pp.count()); e != "" || off >= 0 {
 				results[i].offset, results[i].dup, err = off, off >= 0, e
 				if e == "" {
 					// A retry of a batch already in the log is answered with
@@ -96,7 +105,7 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 					// (UnifiedLog.append, ReplicaManager.appendRecords).
 					// Answering at once acknowledged records that only a
 					// deposed leader had.
-					last := off + int64(len(pp.records)) - 1
+					last := off + int64(pp.count()) - 1
 					if req.acks == -1 && r.hw <= last {
 						waits, waitIdx = append(waits, r), append(waitIdx, i)
 					} else if req.acks == -1 && len(r.isr) < r.p.Topic.conf.minISR {
@@ -112,6 +121,9 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 		}
 		bt := &log.Batch{BaseOffset: r.log.LEO(), Epoch: r.epoch, ProducerID: req.pid, ProducerEpoch: pp.pepoch,
 			BaseSequence: pp.baseSeq, Timestamp: b.c.now, Records: pp.records}
+		if pp.packed != nil {
+			bt.Records, bt.Packed = nil, pp.packed
+		}
 		if req.pid < 0 {
 			bt.BaseSequence = -1
 		}
@@ -152,7 +164,7 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 	}
 	pp := &pendingProduce{results: results, remaining: len(waits), respond: respond}
 	for k, r := range waits {
-		r.waiting = append(r.waiting, &pendingAck{required: results[waitIdx[k]].offset + int64(len(req.parts[waitIdx[k]].records)), idx: waitIdx[k], req: pp})
+		r.waiting = append(r.waiting, &pendingAck{required: results[waitIdx[k]].offset + int64(req.parts[waitIdx[k]].count()), idx: waitIdx[k], req: pp})
 	}
 	b.after(req.timeout, func() {
 		for _, i := range waitIdx {

@@ -175,7 +175,7 @@ func EncodeCommand(cmd Command) ([]byte, error) { return encodeCommand(cmd, limi
 
 // encodeCommand is EncodeCommand within lim.
 func encodeCommand(cmd Command, lim strictjson.Limits) ([]byte, error) {
-	v, s, err := commandValue(cmd)
+	v, s, err := commandValue(withRecords(cmd))
 	if err != nil {
 		return nil, err
 	}

@@ -48,6 +48,7 @@ func EncodeOutsideCommand(cmd Command) (data []byte, bytes bool, err error) {
 // encodeOutsideExact is EncodeOutsideCommand without the fast path,
 // within lim.
 func encodeOutsideExact(cmd Command, lim strictjson.Limits) (data []byte, bytes bool, err error) {
+	cmd = withRecords(cmd)
 	v := reflect.ValueOf(cmd)
 	if v.Kind() == reflect.Pointer {
 		if v.IsNil() {

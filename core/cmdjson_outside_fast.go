@@ -79,6 +79,10 @@ func sizeHint(cmd Command) int {
 	for i := range x.Produce.Partitions {
 		p := &x.Produce.Partitions[i]
 		n += 160 + len(p.Topic)
+		if p.Packed != nil && p.Records == nil {
+			n += 64*p.Packed.Len() + int(p.Packed.KeyValueBytes())
+			continue
+		}
 		for j := range p.Records {
 			r := &p.Records[j]
 			n += 48 + len(r.Key) + len(r.Value)
@@ -212,17 +216,18 @@ func (e *outsideEnc) producePartition(p *ProducePartition) {
 		e.buf = strconv.AppendInt(e.buf, *p.Timestamp, 10)
 	}
 	e.buf = append(e.buf, `,"records":`...)
-	if p.Records == nil {
+	recs := p.RecordList() // a packed batch's, read out
+	if recs == nil {
 		e.buf = append(e.buf, `null}`...)
 		return
 	}
-	e.items(len(p.Records))
+	e.items(len(recs))
 	e.buf = append(e.buf, '[')
-	for i := range p.Records {
+	for i := range recs {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.record(&p.Records[i])
+		e.record(&recs[i])
 		if e.stop() {
 			return
 		}

@@ -17,7 +17,7 @@ func (co *coordinator) load(r *Replica) {
 	p := r.p
 	co.loaded[p] = true
 	for _, bt := range r.log.Batches(r.log.StartOffset()) {
-		for i, rec := range bt.Records {
+		for i, rec := range bt.RecordList() {
 			co.replay(p, rec, bt.RecordTimestamp(i))
 		}
 	}

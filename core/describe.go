@@ -144,7 +144,7 @@ func (c *Cluster) describeReplica(b *strings.Builder, r *Replica) {
 		}
 		var recs []string
 		for _, bt := range r.log.Batches(r.log.StartOffset()) {
-			for i, rec := range bt.Records {
+			for i, rec := range bt.RecordList() {
 				o := bt.BaseOffset + int64(i)
 				mark := ""
 				if o >= r.hw {
@@ -206,7 +206,7 @@ func (c *Cluster) DescribeRead(replica string, offset int64) (string, error) {
 			fmt.Fprintf(&b, "  ... %d more batches\n", len(rd.Batches)-5)
 			break
 		}
-		fmt.Fprintf(&b, "  batch %s: %s\n", offRange(bt.BaseOffset, bt.LastOffset()), Values(bt.Records))
+		fmt.Fprintf(&b, "  batch %s: %s\n", offRange(bt.BaseOffset, bt.LastOffset()), Values(bt.RecordList()))
 	}
 	return b.String(), nil
 }

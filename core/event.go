@@ -101,7 +101,10 @@ const (
 
 // Event is one thing that happened at virtual time At. Only the fields that
 // matter for its Type are set. Records, when set, is shared with the log and
-// must not be modified.
+// must not be modified. An append of a batch the log keeps packed (a real
+// client's, log.Packed) leaves Records nil and reads them only when asked:
+// RecordList, Values, Text and the JSON have them either way, so that no
+// copy of a real client's records is made for events nobody reads.
 type Event struct {
 	Seq        uint64       `json:"seq"`
 	At         int64        `json:"at"`
@@ -172,12 +175,25 @@ type Event struct {
 	// simulation's events are the same, numbers included, whether anyone
 	// looks or not.
 	Outside bool `json:"outside,omitempty"`
+	// packed holds the records instead of Records (see Event).
+	packed *log.Packed
+}
+
+// RecordList is the event's records: Records, or those of the packed
+// batch it is about, read into a new slice. The caller must not change
+// them.
+func (e *Event) RecordList() []log.Record {
+	if e.Records == nil && e.packed != nil {
+		return e.packed.Records(make([]log.Record, 0, e.packed.Len()))
+	}
+	return e.Records
 }
 
 // Values returns the record values of e, in offset order.
 func (e *Event) Values() []string {
-	v := make([]string, len(e.Records))
-	for i, r := range e.Records {
+	recs := e.RecordList()
+	v := make([]string, len(recs))
+	for i, r := range recs {
 		v[i] = r.Value
 	}
 	return v

@@ -26,6 +26,7 @@ var zeroFields = map[EventType]struct{ sentAt, deliverAt, offset, endOffset, hw,
 // so a reader never has to guess whether "offset" is missing or 0.
 func (e Event) MarshalJSON() ([]byte, error) {
 	type plain Event
+	e.Records = e.RecordList()
 	z, ok := zeroFields[e.Type]
 	if !ok {
 		return json.Marshal(plain(e))

@@ -45,7 +45,7 @@ func (e *Event) Text() string {
 		if e.IsLeader {
 			who = "leader"
 		}
-		return fmt.Sprintf("%s@%d append %s at %s (epoch %d, %s)", e.Partition, e.Broker, Values(e.Records), offRange(e.Offset, e.EndOffset), e.Epoch, who)
+		return fmt.Sprintf("%s@%d append %s at %s (epoch %d, %s)", e.Partition, e.Broker, Values(e.RecordList()), offRange(e.Offset, e.EndOffset), e.Epoch, who)
 	case EvHW:
 		return fmt.Sprintf("%s@%d hw %d", e.Partition, e.Broker, e.HW)
 	case EvISR:
@@ -64,9 +64,9 @@ func (e *Event) Text() string {
 		}
 		return fmt.Sprintf("%s leader %d, epoch %d, isr [%s] (%s)", e.Partition, e.Leader, e.Epoch, joinInts(e.ISR), e.Detail)
 	case EvTruncate:
-		return fmt.Sprintf("%s@%d truncate to %d, dropping %s (%s)", e.Partition, e.Broker, e.Offset, Values(e.Records), e.Detail)
+		return fmt.Sprintf("%s@%d truncate to %d, dropping %s (%s)", e.Partition, e.Broker, e.Offset, Values(e.RecordList()), e.Detail)
 	case EvLost:
-		return fmt.Sprintf("%s@%d lost %s at %d.. (%s)", e.Partition, e.Broker, Values(e.Records), e.Offset, e.Detail)
+		return fmt.Sprintf("%s@%d lost %s at %d.. (%s)", e.Partition, e.Broker, Values(e.RecordList()), e.Offset, e.Detail)
 	case EvFlush:
 		return fmt.Sprintf("%s@%d flushed to %d (%s)", e.Partition, e.Broker, e.Offset, e.Detail)
 	case EvRetention:
@@ -80,24 +80,24 @@ func (e *Event) Text() string {
 	case EvProduce:
 		return fmt.Sprintf("%s %s to %s", e.Producer, e.Detail, e.Topic)
 	case EvProduceSend:
-		return fmt.Sprintf("%s sends %s to %s on broker %d (attempt %d)", e.Producer, Values(e.Records), e.Partition, e.Broker, e.Attempt)
+		return fmt.Sprintf("%s sends %s to %s on broker %d (attempt %d)", e.Producer, Values(e.RecordList()), e.Partition, e.Broker, e.Attempt)
 	case EvAck:
 		if e.Offset < 0 {
-			return fmt.Sprintf("%s acked %s on %s (acks=0: offset unknown)", e.Producer, Values(e.Records), e.Partition)
+			return fmt.Sprintf("%s acked %s on %s (acks=0: offset unknown)", e.Producer, Values(e.RecordList()), e.Partition)
 		}
-		return fmt.Sprintf("%s acked %s on %s at %s", e.Producer, Values(e.Records), e.Partition, offRange(e.Offset, e.Offset+int64(len(e.Records))-1))
+		return fmt.Sprintf("%s acked %s on %s at %s", e.Producer, Values(e.RecordList()), e.Partition, offRange(e.Offset, e.Offset+int64(len(e.Records))-1))
 	case EvProduceError:
 		next := "gives up"
 		if e.Retry {
 			next = "will retry"
 		}
-		s := fmt.Sprintf("%s %s failed on %s: %s (attempt %d, %s)", e.Producer, Values(e.Records), e.Partition, e.Error, e.Attempt, next)
+		s := fmt.Sprintf("%s %s failed on %s: %s (attempt %d, %s)", e.Producer, Values(e.RecordList()), e.Partition, e.Error, e.Attempt, next)
 		if e.Detail != "" {
 			s += ": " + e.Detail
 		}
 		return s
 	case EvConsume:
-		return fmt.Sprintf("%s polled %s from %s at %s", e.Consumer, Values(e.Records), e.Partition, offRange(e.Offset, e.Offset+int64(len(e.Records))-1))
+		return fmt.Sprintf("%s polled %s from %s at %s", e.Consumer, Values(e.RecordList()), e.Partition, offRange(e.Offset, e.Offset+int64(len(e.Records))-1))
 	case EvConsumerInfo:
 		return e.Detail
 	case EvGroup:

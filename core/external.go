@@ -306,6 +306,15 @@ func checkProduce(req *ProduceRequest) error {
 		if pp.ProducerID != req.Partitions[0].ProducerID {
 			return fmt.Errorf("batches of producer ids %d and %d in one request", req.Partitions[0].ProducerID, pp.ProducerID)
 		}
+		if pp.Packed != nil {
+			if pp.Records != nil && pp.Packed.Len() != len(pp.Records) {
+				return fmt.Errorf("partition %s-%d: %d packed records for %d records", pp.Topic, pp.Partition, pp.Packed.Len(), len(pp.Records))
+			}
+			if bytes += int(min(pp.Packed.KeyValueBytes(), MaxRequestBytes+1)); bytes > MaxRequestBytes {
+				return fmt.Errorf("more than %d bytes of records (socket.request.max.bytes)", MaxRequestBytes)
+			}
+			continue
+		}
 		for _, rec := range pp.Records {
 			bytes += len(rec.Key) + len(rec.Value)
 			if bytes > MaxRequestBytes {
@@ -394,7 +403,7 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 	in := &produceReq{producer: cn.name, acks: int(req.Acks), timeout: int64(max(req.TimeoutMs, 0)), pid: -1}
 	var idx []int // resp index of each in.parts entry
 	for i, pp := range req.Partitions {
-		x.records.Produced += int64(len(pp.Records))
+		x.records.Produced += int64(pp.Len())
 		resp.Partitions[i] = ProducePartitionResponse{Topic: pp.Topic, Partition: pp.Partition, BaseOffset: -1, LogStartOffset: -1, LogAppendTime: -1}
 		p, err := x.partition(pp.Topic, pp.Partition)
 		switch {
@@ -403,9 +412,9 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 		case err != "":
 		case p.Topic.Internal:
 			err = "INVALID_TOPIC_EXCEPTION" // clients may not write internal topics
-		case len(pp.Records) == 0:
+		case pp.Len() == 0:
 			err = "INVALID_RECORD"
-		case batchBytes(pp.Records) > maxMessageBytes:
+		case batchBytes(&pp) > maxMessageBytes:
 			err = "MESSAGE_TOO_LARGE"
 		}
 		if err != "" {
@@ -416,6 +425,9 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 			in.pid = pp.ProducerID
 		}
 		part := producePart{p: p, records: pp.Records, baseSeq: pp.BaseSequence, pepoch: pp.ProducerEpoch}
+		if pp.Packed != nil {
+			part.records, part.packed = nil, pp.Packed
+		}
 		if pp.Timestamp != nil {
 			part.createTime, part.clientTime = *pp.Timestamp, true
 		}
@@ -435,7 +447,7 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 				out.BaseOffset = -1
 				continue
 			}
-			x.records.Acked += int64(len(req.Partitions[idx[k]].Records))
+			x.records.Acked += int64(req.Partitions[idx[k]].Len())
 			if lr := b.replicas[pr.p]; lr != nil {
 				out.LogStartOffset = lr.log.StartOffset()
 			}
@@ -466,9 +478,12 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 	})
 }
 
-// batchBytes is the size of a v2 record batch holding recs.
-func batchBytes(recs []log.Record) int {
-	return (&log.Batch{Records: recs}).Size()
+// batchBytes is the size of a v2 record batch holding pp's records.
+func batchBytes(pp *ProducePartition) int {
+	if pp.Packed != nil {
+		return (&log.Batch{Packed: pp.Packed}).Size()
+	}
+	return (&log.Batch{Records: pp.Records}).Size()
 }
 
 // fetch translates a FetchRequest for handleFetch and its answer back.
@@ -508,11 +523,11 @@ func (x *extConns) fetch(cn *extConn, req *FetchRequest, done func(*Reply)) {
 				out.HighWatermark, out.LastStableOffset, out.LogStartOffset = fr.hw, fr.hw, fr.logStart
 			}
 			for _, bt := range fr.batches {
-				x.records.Fetched += int64(len(bt.Records))
+				x.records.Fetched += int64(bt.Len())
 				out.Batches = append(out.Batches, FetchedBatch{BaseOffset: bt.BaseOffset, PartitionLeaderEpoch: bt.Epoch,
 					ProducerID: bt.ProducerID, ProducerEpoch: bt.ProducerEpoch, BaseSequence: bt.BaseSequence,
 					Timestamp: bt.Timestamp, MaxTimestamp: bt.MaxTimestamp(), LogAppendTime: bt.LogAppendTime,
-					Records: bt.Records[:len(bt.Records):len(bt.Records)]})
+					Records: bt.Records[:len(bt.Records):len(bt.Records)], Packed: bt.Packed})
 			}
 		}
 		done(&Reply{Fetch: resp})

@@ -1,6 +1,11 @@
 package core
 
-import "github.com/kafkasim/kafkasim/core/log"
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/kafkasim/kafkasim/core/log"
+)
 
 // Typed requests and responses for outside clients (BrokerRequest,
 // EvResponse). They name partitions by topic and index, and carry Kafka's
@@ -37,6 +42,62 @@ type ProducePartition struct {
 	// client's records cheap (the protocol layer decodes each batch into
 	// a fresh slice).
 	Records []log.Record `json:"records"`
+	// Packed, if set, is the records packed (log.Pack, as the protocol
+	// layer decodes a real client's batch), and Records may then be nil
+	// (or must hold the same records): the log keeps the packed batch
+	// instead of a Record per record, which would cost the garbage
+	// collector for as long as the log holds them. The JSON has the
+	// records either way.
+	Packed *log.Packed `json:"-"`
+}
+
+// Len is the number of records.
+func (pp *ProducePartition) Len() int {
+	if pp.Packed != nil && pp.Records == nil {
+		return pp.Packed.Len()
+	}
+	return len(pp.Records)
+}
+
+// RecordList is Records, or the packed records read into a new slice.
+// The caller must not change them.
+func (pp *ProducePartition) RecordList() []log.Record {
+	if pp.Packed != nil && pp.Records == nil {
+		return pp.Packed.Records(make([]log.Record, 0, pp.Packed.Len()))
+	}
+	return pp.Records
+}
+
+// withRecords is cmd with the records of its packed Produce partitions
+// read out into Records (a copy of the request; Packed cleared), for the
+// encoders that see Records only.
+func withRecords(cmd Command) Command {
+	var x BrokerRequest
+	switch c := cmd.(type) {
+	case BrokerRequest:
+		x = c
+	case *BrokerRequest:
+		if c == nil {
+			return cmd
+		}
+		x = *c
+	default:
+		return cmd
+	}
+	if x.Produce == nil || !slices.ContainsFunc(x.Produce.Partitions, func(p ProducePartition) bool { return p.Packed != nil }) {
+		return cmd
+	}
+	pr := *x.Produce
+	pr.Partitions = slices.Clone(pr.Partitions)
+	for i := range pr.Partitions {
+		p := &pr.Partitions[i]
+		p.Records, p.Packed = p.RecordList(), nil
+	}
+	x.Produce = &pr
+	if _, ok := cmd.(*BrokerRequest); ok {
+		return &x
+	}
+	return x
 }
 
 // ProduceResponse answers a ProduceRequest, partitions in request order.
@@ -106,7 +167,9 @@ type FetchPartitionResponse struct {
 // none), MaxTimestamp the header's max timestamp; with LogAppendTime set
 // every record reads as MaxTimestamp, else as Timestamp plus its
 // TimestampDelta. Records is the log's own (capacity clipped), shared
-// and never changed: a reader must not change it either.
+// and never changed: a reader must not change it either. A batch the log
+// keeps packed comes as Packed instead, Records nil; RecordList reads
+// either, and its JSON has the records either way.
 type FetchedBatch struct {
 	BaseOffset           int64        `json:"baseOffset"`
 	PartitionLeaderEpoch int32        `json:"partitionLeaderEpoch"`
@@ -117,6 +180,31 @@ type FetchedBatch struct {
 	MaxTimestamp         int64        `json:"maxTimestamp"`
 	LogAppendTime        bool         `json:"logAppendTime,omitempty"`
 	Records              []log.Record `json:"records"`
+	Packed               *log.Packed  `json:"-"`
+}
+
+// Len is the number of records.
+func (b *FetchedBatch) Len() int {
+	if b.Packed != nil {
+		return b.Packed.Len()
+	}
+	return len(b.Records)
+}
+
+// RecordList is the records: Records, or the packed ones read into a new
+// slice. The caller must not change them.
+func (b *FetchedBatch) RecordList() []log.Record {
+	if b.Packed != nil && b.Records == nil {
+		return b.Packed.Records(make([]log.Record, 0, b.Packed.Len()))
+	}
+	return b.Records
+}
+
+// MarshalJSON writes the batch with its records, packed or not.
+func (b FetchedBatch) MarshalJSON() ([]byte, error) {
+	type plain FetchedBatch
+	b.Records = b.RecordList()
+	return json.Marshal(plain(b))
 }
 
 // Reply is a broker's answer to one BrokerRequest, carried by EvResponse.

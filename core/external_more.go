@@ -176,7 +176,7 @@ func (r *Replica) offsetForTimestamp(ts int64) (offset int64, epoch int32, found
 		if mx := bt.MaxTimestamp(); (ts == -3 && mx <= bestTS) || (ts != -3 && mx < ts) {
 			continue
 		}
-		for i := range bt.Records {
+		for i := range bt.Len() {
 			off, rts := bt.BaseOffset+int64(i), bt.RecordTimestamp(i)
 			if off >= r.hw || off < r.log.StartOffset() {
 				continue

@@ -110,11 +110,11 @@ func (r *Replica) losePageCache() {
 
 func flatten(bs []*log.Batch) []log.Record {
 	if len(bs) == 1 {
-		return bs[0].Records
+		return bs[0].RecordList()
 	}
 	var out []log.Record
 	for _, b := range bs {
-		out = append(out, b.Records...)
+		out = append(out, b.RecordList()...)
 	}
 	return out
 }
@@ -122,7 +122,7 @@ func flatten(bs []*log.Batch) []log.Record {
 func countRecords(bs []*log.Batch) int {
 	n := 0
 	for _, b := range bs {
-		n += len(b.Records)
+		n += b.Len()
 	}
 	return n
 }
@@ -141,9 +141,11 @@ func (r *Replica) append(b *log.Batch) error {
 		r.epochs.Assign(b.Epoch, b.BaseOffset)
 	}
 	if !c.quiet {
-		c.emit(Event{Type: EvAppend, Partition: r.p.Name, Broker: r.b.ID, Offset: b.BaseOffset, EndOffset: b.LastOffset(), Epoch: b.Epoch, Records: b.Records, IsLeader: r.role == roleLeader})
+		// A packed batch's records are read only if someone reads the
+		// event (Event.RecordList).
+		c.emit(Event{Type: EvAppend, Partition: r.p.Name, Broker: r.b.ID, Offset: b.BaseOffset, EndOffset: b.LastOffset(), Epoch: b.Epoch, Records: b.Records, packed: b.Packed, IsLeader: r.role == roleLeader})
 	}
-	r.unflushed += int64(len(b.Records))
+	r.unflushed += int64(b.Len())
 	if r.unflushed >= r.p.Topic.conf.flushMessages {
 		r.flush()
 	}
@@ -181,7 +183,7 @@ func (r *Replica) truncate(offset int64, reason, why string) {
 func (r *Replica) truncateFullyAndStartAt(offset int64, why string) {
 	var dropped []log.Record
 	for _, b := range r.log.Batches(r.log.StartOffset()) {
-		dropped = append(dropped, b.Records...)
+		dropped = append(dropped, b.RecordList()...)
 	}
 	r.log.TruncateFullyAndStartAt(offset)
 	r.epochs.Clear()

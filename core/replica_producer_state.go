@@ -30,9 +30,9 @@ func (r *Replica) trackProducer(b *log.Batch) {
 		e = &producerEntry{epoch: b.ProducerEpoch}
 		r.producers[b.ProducerID] = e
 	}
-	last := int32(int64(b.BaseSequence) + int64(len(b.Records)) - 1)
-	if int64(b.BaseSequence)+int64(len(b.Records))-1 > math.MaxInt32 {
-		last = int32(int64(b.BaseSequence) + int64(len(b.Records)) - 1 - math.MaxInt32 - 1)
+	last := int32(int64(b.BaseSequence) + int64(b.Len()) - 1)
+	if int64(b.BaseSequence)+int64(b.Len())-1 > math.MaxInt32 {
+		last = int32(int64(b.BaseSequence) + int64(b.Len()) - 1 - math.MaxInt32 - 1)
 	}
 	e.batches = append(e.batches, batchMeta{b.BaseSequence, last, b.BaseOffset, b.LastOffset()})
 	if len(e.batches) > batchesToRetain {

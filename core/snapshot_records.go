@@ -56,7 +56,7 @@ func (c *Cluster) ReplicaRecords(partition string, broker int, from, to int64) (
 		return out, nil
 	}
 	for _, bt := range r.log.Batches(from) {
-		for i, rec := range bt.Records {
+		for i, rec := range bt.RecordList() {
 			off := bt.BaseOffset + int64(i)
 			if off < from {
 				continue

@@ -268,11 +268,11 @@ func Duplicates(c *core.Cluster) []Violation {
 			l, hw := r.Log(), r.HW()
 		scan:
 			for _, b := range l.Batches(l.StartOffset()) {
-				for i := range b.Records {
+				for i := range b.Len() {
 					if b.BaseOffset+int64(i) >= hw {
 						break scan
 					}
-					d.Add(b.Records[i].Value, b)
+					d.Add(b.Record(i).Value, b)
 				}
 			}
 			out = append(out, d.Violations(p.Name, sent)...)

@@ -29,10 +29,13 @@ type Header struct {
 
 // Batch is an immutable record batch (Kafka's v2 RecordBatch). Once appended to
 // a leader's log its fields never change, so followers and consumers share the
-// same *Batch. Records must be non-empty when appended. The record at offset o
-// is Records[o-BaseOffset].
+// same *Batch. Its records are either Records or Packed (a real client's
+// batch, kept without a pointer per record): exactly one is set, and
+// non-empty, when the batch is appended. Read them with Len, Record and
+// RecordList, which work for both; the record at offset o is
+// Record(o-BaseOffset).
 type Batch struct {
-	BaseOffset    int64 // offset of Records[0]; assigned by the leader
+	BaseOffset    int64 // offset of the first record; assigned by the leader
 	Epoch         int32 // partitionLeaderEpoch of the leader that appended it
 	ProducerID    int64 // -1 when not idempotent
 	ProducerEpoch int16
@@ -45,6 +48,7 @@ type Batch struct {
 	LogAppendTime bool
 	AppendTime    int64 // the leader's clock at the append; meaningful only with LogAppendTime
 	Records       []Record
+	Packed        *Packed // instead of Records
 
 	size  int32 // cached Size(); 0 means not yet computed (a batch is >= 61 bytes)
 	maxTs int64 // cached max record timestamp when sized (CreateTime batches)
@@ -61,20 +65,43 @@ func (b *Batch) MaxTimestamp() int64 {
 	return b.maxTs
 }
 
-// RecordTimestamp is the timestamp a consumer reads for Records[i]:
+// RecordTimestamp is the timestamp a consumer reads for record i:
 // AppendTime in a LogAppendTime batch, else Timestamp+TimestampDelta.
 func (b *Batch) RecordTimestamp(i int) int64 {
 	if b.LogAppendTime {
 		return b.AppendTime
 	}
-	return b.Timestamp + b.Records[i].TimestampDelta
+	return b.Timestamp + b.Record(i).TimestampDelta
 }
 
 // LastOffset is the offset of the last record: BaseOffset+Len()-1.
-func (b *Batch) LastOffset() int64 { return b.BaseOffset + int64(len(b.Records)) - 1 }
+func (b *Batch) LastOffset() int64 { return b.BaseOffset + int64(b.Len()) - 1 }
 
 // Len is the number of records in the batch.
-func (b *Batch) Len() int { return len(b.Records) }
+func (b *Batch) Len() int {
+	if b.Packed != nil {
+		return b.Packed.Len()
+	}
+	return len(b.Records)
+}
+
+// Record is record i (0 <= i < Len()).
+func (b *Batch) Record(i int) Record {
+	if b.Packed != nil {
+		return b.Packed.Record(i)
+	}
+	return b.Records[i]
+}
+
+// RecordList is the batch's records: Records itself, or a packed batch's
+// records read into a new slice (which the caller may keep). Either way
+// the caller must not change them.
+func (b *Batch) RecordList() []Record {
+	if b.Packed != nil {
+		return b.Packed.Records(make([]Record, 0, b.Packed.Len()))
+	}
+	return b.Records
+}
 
 // Size is the number of bytes the batch occupies in a segment file in Kafka's
 // v2 format: the 61-byte header plus, per record, DefaultRecord.sizeInBytes:
@@ -83,8 +110,13 @@ func (b *Batch) Len() int { return len(b.Records) }
 // headerCount varint + per header keyLen varint + key + valueLen varint
 // (-1 for null) + value, all zig-zag varints. It is computed on the first
 // call and cached (with the max timestamp), so Records must not change
-// after Size or MaxTimestamp has been called.
+// after Size or MaxTimestamp has been called. A packed batch's size and
+// max timestamp are Pack's, computed by the same rules.
 func (b *Batch) Size() int {
+	if b.size == 0 && b.Packed != nil {
+		b.size = int32(batchHeaderBytes) + b.Packed.size
+		b.maxTs = b.Timestamp + b.Packed.maxTsDelta
+	}
 	if b.size == 0 {
 		n := batchHeaderBytes
 		b.maxTs = b.Timestamp

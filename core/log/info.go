@@ -28,7 +28,7 @@ func (l *Log) Segments() []SegmentInfo {
 func (l *Log) info(s *segment) SegmentInfo {
 	recs := 0
 	for _, b := range s.batches {
-		recs += len(b.Records)
+		recs += b.Len()
 	}
 	flushed := int64(s.size)
 	if i := s.search(l.durable); i < len(s.batches) {

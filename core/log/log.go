@@ -66,9 +66,9 @@ func (l *Log) tick(now int64) {
 // LogSegment.shouldRoll says so. b.BaseOffset must equal LEO. The batch is
 // stored by pointer and must not be modified afterwards.
 func (l *Log) Append(b *Batch, now int64) error {
-	if b.BaseOffset != l.leo || len(b.Records) == 0 {
+	if b.BaseOffset != l.leo || b.Len() == 0 || (b.Packed != nil && b.Records != nil) {
 		return fmt.Errorf("%w: batch at offset %d with %d records, log end offset %d",
-			ErrBadAppend, b.BaseOffset, len(b.Records), l.leo)
+			ErrBadAppend, b.BaseOffset, b.Len(), l.leo)
 	}
 	size := b.Size()
 	if int64(size) > l.cfg.SegmentBytes {
@@ -167,5 +167,5 @@ func (l *Log) At(offset int64) (Record, *Batch, bool) {
 		return Record{}, nil, false
 	}
 	b := s.batches[i]
-	return b.Records[offset-b.BaseOffset], b, true
+	return b.Record(int(offset - b.BaseOffset)), b, true
 }

@@ -43,7 +43,7 @@ func Restore(cfg Config, segs []RestoredSegment, startOffset, now int64) (*Log, 
 		}
 		s := newSegment(rs.Base, now, len(rs.Batches))
 		for j, b := range rs.Batches {
-			if b == nil || len(b.Records) == 0 {
+			if b == nil || b.Len() == 0 {
 				return nil, fmt.Errorf("restore: segment %d batch %d is empty", i, j)
 			}
 			if b.BaseOffset < max(next, rs.Base) || b.LastOffset() >= limit || b.LastOffset()-rs.Base > maxInt32 {

@@ -438,7 +438,7 @@ func (ck *checker) duplicates(c *core.Cluster) []check.Violation {
 			ps.dup = markLeader(r)
 			hw := r.HW()
 			for _, b := range l.Batches(ps.dupCursor) {
-				for i := range b.Records {
+				for i := range b.Len() {
 					off := b.BaseOffset + int64(i)
 					if off < ps.dupCursor {
 						continue
@@ -446,7 +446,7 @@ func (ck *checker) duplicates(c *core.Cluster) []check.Violation {
 					if off >= hw {
 						break
 					}
-					ps.dups.Add(b.Records[i].Value, b)
+					ps.dups.Add(b.Record(i).Value, b)
 					ps.dupCursor = off + 1
 				}
 				if ps.dupCursor >= hw {

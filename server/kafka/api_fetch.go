@@ -19,6 +19,7 @@ package kafka
 
 import (
 	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/core/log"
 	"github.com/kafkasim/kafkasim/internal/recordbatch"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -57,7 +58,8 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		byTopic := map[string]int{}
 		toClient := cx.s.clock.toClient
-		var raws []string // each batch's kept bytes, "" to encode it
+		var raws []string       // each batch's kept bytes, "" to encode it
+		var recs [][]log.Record // else its records
 		for _, p := range rep.Fetch.Partitions {
 			i, ok := byTopic[p.Topic]
 			if !ok {
@@ -71,35 +73,37 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			rp.Partition, rp.ErrorCode = p.Partition, errCode(p.Error)
 			rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = p.HighWatermark, p.LastStableOffset, p.LogStartOffset
 			rp.PreferredReadReplica = -1
-			raws = raws[:0]
+			raws, recs = raws[:0], recs[:0]
 			n := 0
 			for j := range p.Batches {
 				raw, _ := servable(&p.Batches[j], req.Version)
-				raws = append(raws, raw)
+				var rs []log.Record
 				if raw != "" {
 					n += len(raw)
 				} else {
-					n += batchBytes(&p.Batches[j])
+					rs = p.Batches[j].RecordList()
+					n += batchBytes(rs)
 				}
+				raws, recs = append(raws, raw), append(recs, rs)
 			}
-			recs := make([]byte, 0, n) // never null: librdkafka rejects a null record set
+			out := make([]byte, 0, n) // never null: librdkafka rejects a null record set
 			for j := range p.Batches {
-				recs = appendFetched(recs, &p.Batches[j], raws[j], toClient)
+				out = appendFetched(out, &p.Batches[j], raws[j], recs[j], toClient)
 			}
-			rp.RecordBatches = recs
+			rp.RecordBatches = out
 			resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, rp)
 		}
 		return resp
 	}}, nil
 }
 
-// batchBytes is about what recordbatch.Append writes for b (exact for
+// batchBytes is about what recordbatch.Append writes for recs (exact for
 // keys and values, a bound for the varints), so the response's records
 // are written into one buffer that does not grow.
-func batchBytes(b *core.FetchedBatch) int {
+func batchBytes(recs []log.Record) int {
 	n := recordbatch.Overhead
-	for j := range b.Records {
-		r := &b.Records[j]
+	for j := range recs {
+		r := &recs[j]
 		n += len(r.Key) + len(r.Value) + 3*5 + 1 + 10 + 5
 		for _, h := range r.Headers {
 			n += len(h.Key) + len(h.Value) + 10

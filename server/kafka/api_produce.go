@@ -5,8 +5,9 @@ package kafka
 // Each partition's records must be exactly one v2 batch (Kafka's
 // LogValidator: INVALID_RECORD otherwise), CRC-checked and decompressed
 // here (none, gzip, snappy raw or xerial, lz4, zstd); the records enter
-// the core's log uncompressed, and the batch's own bytes are kept for
-// Fetch to serve back as they came (wirebatch.go). The core appends on
+// the core's log uncompressed and packed (log.Packed: no Record per
+// record), and the batch's own bytes are kept for Fetch to serve back as
+// they came (wirebatch.go). The core appends on
 // the leader and, for acks=all, answers only once the ISR has the batch
 // in simulated time; acks=0 gets no response at all (a failed append
 // closes the connection, as Kafka does so the producer notices). Record
@@ -54,12 +55,11 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				s.err = 87 // INVALID_RECORD
 			default:
 				b := batches[0]
-				wireBatches.keep(b.Records, b.Wire)
 				ts := cx.s.clock.toCore(b.Timestamp)
 				s.idx = len(pr.Partitions)
 				pr.Partitions = append(pr.Partitions, core.ProducePartition{Topic: t.Topic, Partition: p.Partition,
 					ProducerID: b.ProducerID, ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence,
-					Timestamp: &ts, Records: b.Records})
+					Timestamp: &ts, Packed: b.Packed})
 			}
 			ts = append(ts, s)
 		}

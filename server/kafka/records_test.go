@@ -30,12 +30,12 @@ func TestBatchRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || len(got[0].Records) != 2 {
+	if len(got) != 1 || len(got[0].recs()) != 2 {
 		t.Fatalf("got %+v", got)
 	}
 	g := got[0]
-	if g.ProducerID != 7 || g.BaseSequence != 10 || g.Timestamp != 1000 || g.Records[0].Key != "k" || !g.Records[0].HasKey || g.Records[1].HasKey ||
-		g.Records[1].Value != "v2" || g.Records[1].TimestampDelta != 5 || g.Records[1].Headers[0].Key != "h" {
+	if g.ProducerID != 7 || g.BaseSequence != 10 || g.Timestamp != 1000 || g.recs()[0].Key != "k" || !g.recs()[0].HasKey || g.recs()[1].HasKey ||
+		g.recs()[1].Value != "v2" || g.recs()[1].TimestampDelta != 5 || g.recs()[1].Headers[0].Key != "h" {
 		t.Fatalf("got %+v", g)
 	}
 	b[30] ^= 1 // flip a bit after the CRC
@@ -87,7 +87,7 @@ func TestDecompressCodecs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("codec %d: %v", codec, err)
 		}
-		if len(got[0].Records) != 2 || len(got[0].Records[0].Value) != 300 || got[0].Records[1].Value != "z" {
+		if len(got[0].recs()) != 2 || len(got[0].recs()[0].Value) != 300 || got[0].recs()[1].Value != "z" {
 			t.Fatalf("codec %d: %+v", codec, got)
 		}
 	}
@@ -140,7 +140,7 @@ func TestStoredBatchSize(t *testing.T) {
 	k.offset.Store(1_699_000_000_000)
 	bt := &log.Batch{BaseOffset: 5, Timestamp: k.toCore(1_700_000_000_000), Records: recs}
 	fb := core.FetchedBatch{BaseOffset: 5, Timestamp: bt.Timestamp, MaxTimestamp: bt.MaxTimestamp(), Records: bt.Records}
-	ob := fetchedBatch(&fb)
+	ob := fetchedBatch(&fb, fb.RecordList())
 	enc := recordbatch.Append(nil, &ob, k.toClient)
 	if bt.Size() != len(enc) {
 		t.Errorf("Batch.Size %d, encoded batch %d bytes", bt.Size(), len(enc))
@@ -152,8 +152,14 @@ func TestStoredBatchSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got[0].Timestamp != 1_700_000_000_000 || !reflect.DeepEqual(got[0].Records, recs) {
-		t.Errorf("round trip: %d %+v, want %+v", got[0].Timestamp, got[0].Records, recs)
+	if got[0].Timestamp != 1_700_000_000_000 || !reflect.DeepEqual(got[0].recs(), recs) {
+		t.Errorf("round trip: %d %+v, want %+v", got[0].Timestamp, got[0].recs(), recs)
+	}
+	// What the log keeps of the decoded batch: packed, the same size,
+	// max timestamp and records.
+	pb := &log.Batch{BaseOffset: 5, Timestamp: bt.Timestamp, Packed: got[0].Packed}
+	if pb.Size() != bt.Size() || pb.MaxTimestamp() != bt.MaxTimestamp() || !reflect.DeepEqual(pb.RecordList(), recs) {
+		t.Errorf("packed: size %d, max timestamp %d, records %+v; want %d, %d, %+v", pb.Size(), pb.MaxTimestamp(), pb.RecordList(), bt.Size(), bt.MaxTimestamp(), recs)
 	}
 }
 
@@ -195,7 +201,7 @@ func TestBatchCodecMatchesKmsg(t *testing.T) {
 		if err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
-		if len(dec) != 1 || !reflect.DeepEqual(dec[0].Records, ob.Records) || dec[0].ProducerID != ob.ProducerID ||
+		if len(dec) != 1 || !reflect.DeepEqual(dec[0].recs(), ob.Records) || dec[0].ProducerID != ob.ProducerID ||
 			dec[0].ProducerEpoch != ob.ProducerEpoch || dec[0].BaseSequence != ob.BaseSequence || dec[0].Timestamp != ob.Timestamp {
 			t.Fatalf("trial %d: decoded %+v, want %+v", trial, dec, ob)
 		}
@@ -240,3 +246,6 @@ func TestDecodeRecordRejects(t *testing.T) {
 		}
 	}
 }
+
+// recs is the batch's records, read out of the packed batch.
+func (wb wireBatch) recs() []log.Record { return wb.Packed.Records(nil) }

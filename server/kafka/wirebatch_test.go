@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/binary"
 	"hash/crc32"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
-	"weak"
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/log"
@@ -31,9 +29,9 @@ func wireSample() []byte {
 // asStored is what the core's Fetch answer holds for wb once appended at
 // base in leader epoch epoch, timestamps on the core's clock.
 func asStored(k *brokerClock, wb wireBatch, base int64, epoch int32, appendTime int64) core.FetchedBatch {
-	lb := log.Batch{Timestamp: k.toCore(wb.Timestamp), Records: wb.Records}
+	lb := log.Batch{Timestamp: k.toCore(wb.Timestamp), Packed: wb.Packed}
 	fb := core.FetchedBatch{BaseOffset: base, PartitionLeaderEpoch: epoch, ProducerID: wb.ProducerID, ProducerEpoch: wb.ProducerEpoch,
-		BaseSequence: wb.BaseSequence, Timestamp: lb.Timestamp, MaxTimestamp: lb.MaxTimestamp(), Records: wb.Records}
+		BaseSequence: wb.BaseSequence, Timestamp: lb.Timestamp, MaxTimestamp: lb.MaxTimestamp(), Packed: wb.Packed}
 	if appendTime >= 0 {
 		fb.LogAppendTime, fb.MaxTimestamp = true, appendTime
 	}
@@ -54,12 +52,12 @@ func TestServedBatchIsTheEncodersBytes(t *testing.T) {
 			t.Fatal(err)
 		}
 		wb := wbs[0]
-		if wb.Wire == "" {
+		if wb.Packed.Wire() == "" {
 			t.Fatal("an in-place batch kept no bytes")
 		}
 		fb := asStored(&k, wb, 1<<33, 6, appendTime)
-		got := appendFetched([]byte("pre"), &fb, wb.Wire, k.toClient)[3:]
-		ob := fetchedBatch(&fb)
+		got := appendFetched([]byte("pre"), &fb, wb.Packed.Wire(), nil, k.toClient)[3:]
+		ob := fetchedBatch(&fb, fb.RecordList())
 		want := recordbatch.Append(nil, &ob, k.toClient)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("append time %d: served\n% x\nencoder\n% x", appendTime, got, want)
@@ -80,11 +78,11 @@ func TestServedCompressedBatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		wb := wbs[0]
-		if wb.Wire != string(in) {
-			t.Fatalf("codec %d: kept %d bytes, not the %d the client sent", codec, len(wb.Wire), len(in))
+		if wb.Packed.Wire() != string(in) {
+			t.Fatalf("codec %d: kept %d bytes, not the %d the client sent", codec, len(wb.Packed.Wire()), len(in))
 		}
 		fb := asStored(&k, wb, 77, 3, 5_000)
-		out := appendFetched(nil, &fb, wb.Wire, k.toClient)
+		out := appendFetched(nil, &fb, wb.Packed.Wire(), nil, k.toClient)
 		var rb kmsg.RecordBatch
 		if err := rb.ReadFrom(out); err != nil {
 			t.Fatal(err)
@@ -97,14 +95,12 @@ func TestServedCompressedBatch(t *testing.T) {
 			rb.ProducerID != 9 || rb.FirstSequence != 40 || !bytes.Equal(rb.Records, in[61:]) {
 			t.Errorf("codec %d: served %+v", codec, rb)
 		}
-		wireBatches.keep(wb.Records, wb.Wire)
 		for _, v := range []int16{9, 10} {
 			raw, ok := servable(&fb, v)
-			if want := codec != codecZstd || v >= 10; ok != want || (ok && raw != wb.Wire) {
+			if want := codec != codecZstd || v >= 10; ok != want || (ok && raw != wb.Packed.Wire()) {
 				t.Errorf("codec %d, Fetch v%d: servable %v, want %v", codec, v, ok, want)
 			}
 		}
-		runtime.KeepAlive(wb.Records)
 	}
 }
 
@@ -123,8 +119,8 @@ func TestWireNotKeptOutOfPlace(t *testing.T) {
 	binary.BigEndian.PutUint32(null[17:], crc32.Checksum(null[21:], recordbatch.CRC32C))
 	if wbs, err := decodeBatches(null); err != nil {
 		t.Fatal(err)
-	} else if wbs[0].Wire != "" || wbs[0].Records[0].Value != "" {
-		t.Errorf("a null value: kept %d bytes, value %q", len(wbs[0].Wire), wbs[0].Records[0].Value)
+	} else if wbs[0].Packed.Wire() != "" || wbs[0].recs()[0].Value != "" || wbs[0].Packed.Record(0).Value != "" {
+		t.Errorf("a null value: kept %d bytes, value %q", len(wbs[0].Packed.Wire()), wbs[0].recs()[0].Value)
 	}
 
 	in := wireSample()
@@ -144,37 +140,15 @@ func TestWireNotKeptOutOfPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wbs[0].Wire != "" {
+	if wbs[0].Packed.Wire() != "" {
 		t.Error("kept the bytes of a batch whose offsets are not in place")
-	}
-}
-
-// TestWireTableForgets: an entry goes once its batch's records are
-// collected, so kept bytes are bounded by what the logs still hold.
-func TestWireTableForgets(t *testing.T) {
-	tb := wireTable{m: map[weak.Pointer[log.Record]]string{}}
-	for i := 0; i < 100; i++ {
-		wbs, err := decodeBatches(wireSample())
-		if err != nil {
-			t.Fatal(err)
-		}
-		tb.keep(wbs[0].Records, wbs[0].Wire)
-	}
-	if n := tb.size(); n != 100 {
-		t.Fatalf("%d entries, want 100", n)
-	}
-	for i := 0; i < 200 && tb.size() > 0; i++ {
-		runtime.GC()
-		time.Sleep(time.Millisecond) // cleanups run on their own goroutine
-	}
-	if n := tb.size(); n != 0 {
-		t.Fatalf("%d entries left after their records were collected", n)
 	}
 }
 
 // TestFranzGoReadsProducerCodec: what a producer compressed, a consumer
 // reads with the same codec, as from Kafka (compression.type=producer);
-// a consumer limited to Fetch v9 gets the zstd batch uncompressed.
+// a consumer limited to Fetch v9 gets the zstd batch uncompressed. The
+// log keeps every batch packed.
 func TestFranzGoReadsProducerCodec(t *testing.T) {
 	b := threeBrokers(t, "3.9", "kraft", core.CreateTopic{Topic: "c", Partitions: 1, RF: 3})
 	_, addr := startServer(t, b, 3)
@@ -194,6 +168,17 @@ func TestFranzGoReadsProducerCodec(t *testing.T) {
 			t.Fatal(err)
 		}
 		cl.Close()
+	}
+	// The log keeps each batch packed, no Record per record, and the
+	// client's bytes with it.
+	if err := b.Do(ctx, func(c *core.Cluster) {
+		for _, bt := range c.LeaderReplica(c.Topic("c").Partitions()[0]).Log().Batches(0) {
+			if bt.Packed == nil || bt.Records != nil || bt.Packed.Wire() == "" || bt.Len() != 4 {
+				t.Errorf("batch at %d: packed %v, %d records unpacked", bt.BaseOffset, bt.Packed != nil, len(bt.Records))
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
 	}
 	fetchV9 := kversion.Stable()
 	fetchV9.SetMaxKeyVersion(1, 9)

@@ -63,7 +63,7 @@ func appendBatch(dst []byte, b *log.Batch, ts toDisk) []byte {
 func toRecordBatch(b *log.Batch) recordbatch.Batch {
 	return recordbatch.Batch{BaseOffset: b.BaseOffset, LeaderEpoch: b.Epoch, ProducerID: b.ProducerID,
 		ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: b.Timestamp,
-		MaxTimestamp: b.MaxTimestamp(), LogAppendTime: b.LogAppendTime, Records: b.Records}
+		MaxTimestamp: b.MaxTimestamp(), LogAppendTime: b.LogAppendTime, Records: b.RecordList()}
 }
 
 // appendIndex encodes offset-index entries of the segment at base.

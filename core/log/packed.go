@@ -1,0 +1,224 @@
+package log
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Packed is a batch's records kept the way a segment file keeps them: the
+// records section of a v2 RecordBatch, uncompressed (DefaultRecord each:
+// length, attributes, timestampDelta, offsetDelta, key, value, headers, in
+// zig-zag varints), and where each record starts. A real client's batch
+// is stored this way instead of as a []Record: a Record holds two or three
+// pointers (key, value, headers) that the garbage collector follows in
+// every cycle for as long as the log keeps the batch, while a Packed holds
+// three pointers however many records it has. Record reads one back, the
+// same Record a []Record would have held (a null value reads as "", as
+// everywhere in the simulated log). A Packed never changes after Pack
+// returns it, so any number of batches, replicas and goroutines may share
+// it.
+type Packed struct {
+	data   string  // the records section; every key, value and header is a substring
+	starts []int32 // starts[i] is where record i begins in data; strictly increasing
+	// size is what the records occupy in a segment with offset deltas
+	// 0, 1, 2... (Batch.Size minus the header), maxTsDelta the largest
+	// timestamp delta (0 at least: Batch.Timestamp itself counts).
+	size       int32
+	maxTsDelta int64
+	kvBytes    int64 // the keys' and values' bytes, for request limits
+	canonical  bool  // offset deltas 0, 1, 2... and no null value: data is what the log would write
+	wire       string
+}
+
+// Errors Pack reports, wrapped with the record they concern.
+var (
+	ErrRecordTruncated = errors.New("truncated")
+	ErrRecordSize      = errors.New("record size does not match its fields")
+	ErrNullHeaderKey   = errors.New("null header key")
+)
+
+// maxPackedBytes bounds a records section (int32 positions);
+// minRecordBytes is the smallest v2 record (seven one-byte varints and
+// attributes, no key, value or header bytes).
+const (
+	maxPackedBytes = 1<<31 - 1
+	minRecordBytes = 7
+)
+
+// Pack checks that data is exactly n v2 records (DefaultRecord.readFrom:
+// each record's fields fill its length, header keys are not null) and
+// returns them packed. If recs has length n, it also fills recs[i] with
+// record i, its strings substrings of data: one parse for both. wire is
+// the whole batch as the client encoded it (header, records compressed or
+// not), which the packed batch keeps (Wire) when its records are
+// canonical, for the protocol layer to serve back; the core never reads
+// it.
+func Pack(data, wire string, n int, recs []Record) (*Packed, error) {
+	if n <= 0 || len(data) > maxPackedBytes || int64(n)*minRecordBytes > int64(len(data)) {
+		return nil, fmt.Errorf("%d records in %d bytes", n, len(data))
+	}
+	p := &Packed{data: data, starts: make([]int32, n), canonical: true}
+	fill := len(recs) == n
+	pos := 0
+	size := 0
+	var r Record
+	for i := range n {
+		p.starts[i] = int32(pos)
+		end, od, nullValue, err := readRecord(data, pos, &r)
+		if err != nil {
+			return nil, fmt.Errorf("record %d: %w", i, err)
+		}
+		p.canonical = p.canonical && od == int64(i) && !nullValue
+		p.maxTsDelta = max(p.maxTsDelta, r.TimestampDelta)
+		p.kvBytes += int64(len(r.Key) + len(r.Value))
+		size += recordSize(&r, int32(i))
+		if fill {
+			recs[i] = r
+		}
+		r = Record{}
+		pos = end
+	}
+	if pos != len(data) {
+		return nil, fmt.Errorf("%d bytes after the last record", len(data)-pos)
+	}
+	if size > maxPackedBytes-batchHeaderBytes {
+		return nil, fmt.Errorf("%d bytes of records", size)
+	}
+	p.size = int32(size)
+	if p.canonical {
+		p.wire = wire
+	}
+	return p, nil
+}
+
+// Len is the number of records.
+func (p *Packed) Len() int { return len(p.starts) }
+
+// Record is record i (0 <= i < Len()). Its strings share the packed
+// bytes; only headers, when the record has some, are allocated.
+func (p *Packed) Record(i int) Record {
+	var r Record
+	if _, _, _, err := readRecord(p.data, int(p.starts[i]), &r); err != nil {
+		panic("log: a packed record no longer parses: " + err.Error()) // Pack checked it
+	}
+	return r
+}
+
+// Records appends every record to dst and returns it.
+func (p *Packed) Records(dst []Record) []Record {
+	for i := range p.starts {
+		dst = append(dst, p.Record(i))
+	}
+	return dst
+}
+
+// Canonical reports whether the records' offset deltas are 0, 1, 2... and
+// none has a null value: the bytes are then exactly what the log's own
+// records encode to (Kafka rewrites other offset deltas; the simulated
+// log holds an empty value for a null one).
+func (p *Packed) Canonical() bool { return p.canonical }
+
+// Wire is the batch as the client encoded it, given to Pack, when the
+// records are canonical; else "".
+func (p *Packed) Wire() string { return p.wire }
+
+// KeyValueBytes is the total length of the keys and values.
+func (p *Packed) KeyValueBytes() int64 { return p.kvBytes }
+
+// readRecord parses the record at s[pos:] into r (DefaultRecord.readFrom):
+// its length, then attributes, timestamp delta, offset delta, key, value
+// and headers, which must fill the length exactly. A negative key length
+// is a null key; a negative value length reads as an empty value
+// (nullValue says so). It returns where the next record starts and the
+// offset delta as written.
+func readRecord(s string, pos int, r *Record) (end int, offsetDelta int64, nullValue bool, err error) {
+	size, pos, ok := varint(s, pos)
+	if !ok || size < 0 || size > int64(len(s)-pos) {
+		return 0, 0, false, ErrRecordTruncated
+	}
+	end = pos + int(size)
+	body := s[:end]
+	pos++ // attributes: unused in v2 records
+	var tsd, od, klen, vlen, nh int64
+	if tsd, pos, ok = varint(body, pos); !ok {
+		return 0, 0, false, ErrRecordTruncated
+	}
+	if od, pos, ok = varint(body, pos); !ok {
+		return 0, 0, false, ErrRecordTruncated
+	}
+	r.TimestampDelta = tsd
+	if klen, pos, ok = varint(body, pos); !ok {
+		return 0, 0, false, ErrRecordTruncated
+	}
+	if klen >= 0 {
+		if r.Key, pos, ok = span(body, pos, klen); !ok {
+			return 0, 0, false, ErrRecordTruncated
+		}
+		r.HasKey = true
+	}
+	if vlen, pos, ok = varint(body, pos); !ok {
+		return 0, 0, false, ErrRecordTruncated
+	}
+	if vlen >= 0 {
+		if r.Value, pos, ok = span(body, pos, vlen); !ok {
+			return 0, 0, false, ErrRecordTruncated
+		}
+	}
+	if nh, pos, ok = varint(body, pos); !ok || nh < 0 || nh > int64(len(body)-pos) {
+		return 0, 0, false, ErrRecordTruncated
+	}
+	if nh > 0 {
+		r.Headers = make([]Header, nh)
+		for j := range r.Headers {
+			h := &r.Headers[j]
+			var l int64
+			if l, pos, ok = varint(body, pos); !ok {
+				return 0, 0, false, ErrRecordTruncated
+			}
+			if l < 0 {
+				return 0, 0, false, ErrNullHeaderKey
+			}
+			if h.Key, pos, ok = span(body, pos, l); !ok {
+				return 0, 0, false, ErrRecordTruncated
+			}
+			if l, pos, ok = varint(body, pos); !ok {
+				return 0, 0, false, ErrRecordTruncated
+			}
+			if l < 0 {
+				h.Null = true
+			} else if h.Value, pos, ok = span(body, pos, l); !ok {
+				return 0, 0, false, ErrRecordTruncated
+			}
+		}
+	}
+	if pos != end {
+		return 0, 0, false, ErrRecordSize
+	}
+	return end, od, vlen < 0, nil
+}
+
+// varint reads a zig-zag varint at s[pos:] (ByteUtils.readVarlong), at
+// most 10 bytes; ok is false past the end or on overflow.
+func varint(s string, pos int) (v int64, next int, ok bool) {
+	var u uint64
+	for shift := uint(0); shift < 70; shift += 7 {
+		if pos >= len(s) {
+			return 0, pos, false
+		}
+		c := s[pos]
+		pos++
+		u |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return int64(u>>1) ^ -int64(u&1), pos, true
+		}
+	}
+	return 0, pos, false
+}
+
+// span is s[pos:pos+n] when it fits.
+func span(s string, pos int, n int64) (string, int, bool) {
+	if n > int64(len(s)-pos) {
+		return "", pos, false
+	}
+	return s[pos : pos+int(n)], pos + int(n), true
+}

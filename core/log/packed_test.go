@@ -1,0 +1,159 @@
+package log_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/kafkasim/kafkasim/core/log"
+	"github.com/kafkasim/kafkasim/internal/recordbatch"
+)
+
+// packedSample is records of every shape: null and empty keys, headers
+// with null values, negative and large timestamp deltas, a value long
+// enough for two-byte varints.
+func packedSample() []log.Record {
+	return []log.Record{
+		{Key: "k", HasKey: true, Value: "v"},
+		{Value: strings.Repeat("x", 300), TimestampDelta: 90_000, Headers: []log.Header{{Key: "a", Value: "1"}, {Key: "n", Null: true}}},
+		{HasKey: true, TimestampDelta: -1000},
+		{Key: strings.Repeat("k", 70), HasKey: true, Value: "w", TimestampDelta: 7, Headers: []log.Header{{Key: "", Value: ""}}},
+	}
+}
+
+// recordsSection is recs as a v2 batch's records section.
+func recordsSection(recs []log.Record) string {
+	enc := recordbatch.Append(nil, &recordbatch.Batch{Records: recs}, func(t int64) int64 { return t })
+	return string(enc[recordbatch.Overhead:])
+}
+
+// TestPackedIsTheRecords: a packed batch is the same batch as the one
+// holding the records: the same size, max timestamp, record timestamps,
+// records and offsets in the log, and Pack fills recs with them in the
+// same pass.
+func TestPackedIsTheRecords(t *testing.T) {
+	recs := packedSample()
+	data := recordsSection(recs)
+	filled := make([]log.Record, len(recs))
+	p, err := log.Pack(data, "wire", len(recs), filled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(filled, recs) {
+		t.Errorf("filled %+v, want %+v", filled, recs)
+	}
+	if !p.Canonical() || p.Wire() != "wire" || p.Len() != len(recs) {
+		t.Errorf("canonical %v, wire %q, len %d", p.Canonical(), p.Wire(), p.Len())
+	}
+	plain := &log.Batch{BaseOffset: 0, ProducerID: -1, BaseSequence: -1, Timestamp: 1000, Records: recs}
+	packed := &log.Batch{BaseOffset: 0, ProducerID: -1, BaseSequence: -1, Timestamp: 1000, Packed: p}
+	if packed.Size() != plain.Size() || packed.Size() != recordbatch.Overhead+len(data) {
+		t.Errorf("size %d, plain %d, encoded %d", packed.Size(), plain.Size(), recordbatch.Overhead+len(data))
+	}
+	if packed.MaxTimestamp() != plain.MaxTimestamp() || packed.LastOffset() != plain.LastOffset() || packed.Len() != plain.Len() {
+		t.Errorf("max timestamp %d/%d, last offset %d/%d", packed.MaxTimestamp(), plain.MaxTimestamp(), packed.LastOffset(), plain.LastOffset())
+	}
+	for i := range recs {
+		if !reflect.DeepEqual(packed.Record(i), recs[i]) || packed.RecordTimestamp(i) != plain.RecordTimestamp(i) {
+			t.Errorf("record %d: %+v at %d, want %+v at %d", i, packed.Record(i), packed.RecordTimestamp(i), recs[i], plain.RecordTimestamp(i))
+		}
+	}
+	if got := packed.RecordList(); !reflect.DeepEqual(got, recs) {
+		t.Errorf("RecordList %+v", got)
+	}
+	l := log.New(log.DefaultConfig(), 0)
+	if err := l.Append(packed, 5); err != nil {
+		t.Fatal(err)
+	}
+	if r, b, ok := l.At(1); !ok || b != packed || !reflect.DeepEqual(r, recs[1]) {
+		t.Errorf("At(1) = %+v %v", r, ok)
+	}
+	if segs := l.Segments(); segs[0].Records != len(recs) || segs[0].SizeBytes != int64(plain.Size()) {
+		t.Errorf("segment %+v", segs[0])
+	}
+	if err := l.Append(&log.Batch{BaseOffset: l.LEO(), Records: recs, Packed: p}, 6); !errors.Is(err, log.ErrBadAppend) {
+		t.Errorf("a batch with both Records and Packed: %v", err)
+	}
+}
+
+// TestPackNotCanonical: offset deltas other than 0, 1, 2... or a null
+// value still pack (the null value reads as ""), but keep no wire bytes.
+func TestPackNotCanonical(t *testing.T) {
+	rec := func(offsetDelta, valueLen int64) string {
+		body := []byte{0}
+		for _, v := range []int64{0, offsetDelta, -1, valueLen} { // timestamp delta, offset delta, null key, value length
+			body = binary.AppendVarint(body, v)
+		}
+		if valueLen > 0 {
+			body = append(body, strings.Repeat("v", int(valueLen))...)
+		}
+		body = binary.AppendVarint(body, 0) // no headers
+		return string(append(binary.AppendVarint(nil, int64(len(body))), body...))
+	}
+	for name, data := range map[string]string{"offset deltas 0, 2": rec(0, 1) + rec(2, 1), "a null value": rec(0, 1) + rec(1, -1)} {
+		p, err := log.Pack(data, "wire", 2, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if p.Canonical() || p.Wire() != "" {
+			t.Errorf("%s: canonical %v, wire %q", name, p.Canonical(), p.Wire())
+		}
+		if v := p.Record(1).Value; name == "a null value" && v != "" {
+			t.Errorf("a null value reads %q", v)
+		}
+		want := (&log.Batch{Records: []log.Record{p.Record(0), p.Record(1)}}).Size()
+		if got := (&log.Batch{Packed: p}).Size(); got != want {
+			t.Errorf("%s: size %d, want %d (offset deltas 0, 1)", name, got, want)
+		}
+	}
+}
+
+// TestPackRejects: what DefaultRecord.readFrom rejects, Pack rejects.
+func TestPackRejects(t *testing.T) {
+	good := recordsSection(packedSample())
+	nullHeaderKey := recordsSection([]log.Record{{Value: "v", Headers: []log.Header{{Key: "h"}}}})
+	// The header key's length (zig-zag 1 = 0x02) becomes -1 (0x01).
+	nullHeaderKey = strings.Replace(nullHeaderKey, "\x02h", "\x01h", 1)
+	for _, tc := range []struct {
+		name string
+		data string
+		n    int
+		want error
+	}{
+		{"no records", good, 0, nil},
+		{"more records than bytes", good[:6], 1, nil},
+		{"one record short", good, len(packedSample()) + 1, log.ErrRecordTruncated},
+		{"bytes after the last record", good + "\x00\x00\x00\x00\x00\x00\x00\x00", len(packedSample()), nil},
+		{"truncated", good[:len(good)-1], len(packedSample()), log.ErrRecordTruncated},
+		{"null header key", nullHeaderKey, 1, log.ErrNullHeaderKey},
+		{"length longer than the fields", "\x10\x00\x00\x00\x01\x02v\x00\x00", 1, log.ErrRecordSize},
+	} {
+		_, err := log.Pack(tc.data, "", tc.n, nil)
+		if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+}
+
+func FuzzPack(f *testing.F) {
+	f.Add(recordsSection(packedSample()), 4)
+	f.Fuzz(func(t *testing.T, data string, n int) {
+		if n > 1<<16 {
+			return
+		}
+		p, err := log.Pack(data, "", n, nil)
+		if err != nil {
+			return
+		}
+		// What packed must read back, and encode to the size it claims.
+		recs := p.Records(nil)
+		if len(recs) != n {
+			t.Fatalf("%d records, want %d", len(recs), n)
+		}
+		if got, want := (&log.Batch{Packed: p}).Size(), (&log.Batch{Records: recs}).Size(); got != want {
+			t.Fatalf("size %d, records' %d", got, want)
+		}
+	})
+}
