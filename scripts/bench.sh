@@ -229,10 +229,15 @@ fi
 # two runs (they saw about the same machine), with the rounds' lowest and
 # highest. CPU per record is the whole test process's (client and
 # server): the figure a loaded machine changes least; the garbage
-# collector's share of it (runtime/metrics' estimate) follows. Then the memory of
+# collector's share of it follows (runtime/metrics' estimate, which counts
+# the collector's workers by wall time and so reads high when other
+# processes hold the cores). Then the memory of
 # kafkasim alone after BENCH_KAFKA_MEM_RECORDS records (default 5000000;
 # BenchmarkServeMemory): the live heap after a fifth of them and after
-# all, bounded by the topic's retention, not by what was written.
+# all, bounded by the topic's retention, not by what was written; and the
+# resident memory of `kafkasim serve` in a process of its own after as
+# many records (cmd/kafkasim BenchmarkKafkaServerMemory): the server's
+# alone, where the figures before count the clients in the same process.
 KRECS=${BENCH_KAFKA_RECORDS:-200000}
 KROUNDS=${BENCH_KAFKA_ROUNDS:-5}
 MRECS=${BENCH_KAFKA_MEM_RECORDS:-5000000}
@@ -241,6 +246,7 @@ kload0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)
 kline=$(KAFKASIM_BENCH_RECORDS=$KRECS KAFKASIM_BENCH_ROUNDS=$KROUNDS $GO test ./server/kafka -run XXX -bench FranzGoVsKfake -benchtime 1x -timeout 30m 2>&1 | grep '^BenchmarkFranzGoVsKfake' || true)
 kload1=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)
 mline=$(KAFKASIM_BENCH_RECORDS=$MRECS $GO test ./server/kafka -run XXX -bench ServeMemory -benchtime 1x -timeout 30m 2>&1 | grep '^BenchmarkServeMemory' || true)
+sline=$(KAFKASIM_BENCH_RECORDS=$MRECS $GO test ./cmd/kafkasim -run XXX -bench KafkaServerMemory -benchtime 1x -timeout 30m 2>&1 | grep '^BenchmarkKafkaServerMemory' || true)
 kv() { awk -v u="$1" '{ for (i = 2; i <= NF; i++) if ($(i) == u) print $(i-1) }' <<<"$2"; }
 if [[ -n $kline ]]; then
 	echo
@@ -270,4 +276,11 @@ if [[ -n $mline ]]; then
 	row "process RSS (peak)" "$(kv rss-MiB "$mline") MiB ($(kv peak-rss-MiB "$mline"))"
 else
 	echo "bench: the Kafka memory benchmark did not run" >&2
+fi
+if [[ -n $sline ]]; then
+	echo "kafkasim serve in its own process (no client in it), $MRECS records"
+	row "server RSS at a fifth" "$(kv server-rss-fifth-MiB "$sline") MiB"
+	row "server RSS at the end" "$(kv server-rss-MiB "$sline") MiB ($(kv server-peak-rss-MiB "$sline") peak)"
+else
+	echo "bench: the Kafka server memory benchmark did not run" >&2
 fi

@@ -155,6 +155,12 @@ type child struct {
 }
 
 func startChild(b *testing.B) *child {
+	return startServeChild(b, "--no-app --zookeeper off --kafka-listen off --max-clients 3000 --max-rate 200 --speed 1")
+}
+
+// startServeChild runs `kafkasim serve ARGS --listen ADDR` (a free address)
+// in a child process until the benchmark ends.
+func startServeChild(b *testing.B, args string) *child {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
@@ -163,7 +169,7 @@ func startChild(b *testing.B) *child {
 	ln.Close()
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), "KAFKASIM_BENCH_SERVE=--no-app --zookeeper off --kafka-listen off --listen "+addr+" --max-clients 3000 --max-rate 200 --speed 1")
+	cmd.Env = append(os.Environ(), "KAFKASIM_BENCH_SERVE="+args+" --listen "+addr)
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
@@ -181,15 +187,22 @@ func startChild(b *testing.B) *child {
 	return &child{cmd: cmd, url: "http://" + addr}
 }
 
-var rssRE = regexp.MustCompile(`VmRSS:\s+(\d+) kB`)
+var rssRE, hwmRE = regexp.MustCompile(`VmRSS:\s+(\d+) kB`), regexp.MustCompile(`VmHWM:\s+(\d+) kB`)
 
 // rss is the child's resident memory in bytes.
-func (c *child) rss() int64 {
+func (c *child) rss() int64 { return c.status(rssRE) }
+
+// peak is the child's peak resident memory (VmHWM) in bytes.
+func (c *child) peak() int64 { return c.status(hwmRE) }
+
+// status reads a kB field of the child's /proc status in bytes; 0 where
+// there is none.
+func (c *child) status(re *regexp.Regexp) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
 	if err != nil {
 		return 0
 	}
-	m := rssRE.FindSubmatch(b)
+	m := re.FindSubmatch(b)
 	if m == nil {
 		return 0
 	}

@@ -1,24 +1,21 @@
 package kafka
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"runtime"
-	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/internal/kafkabench"
 	"github.com/kafkasim/kafkasim/server/room"
 	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // benchRecords is how many 100-byte records each run pushes
@@ -30,144 +27,12 @@ func benchRecords() int {
 	return 200_000
 }
 
-// benchScript is the served cluster: what `kafkasim serve` runs for a
-// scenario with these lines. The topic's logs are bounded by retention
-// (10 MB a partition, in 1 MB segments), checked every second instead of
-// Kafka's 5 minutes so that a run of a few seconds shows the bound.
-const benchScript = `cluster brokers=3 seed=1 version=3.9 metadata=kraft
-set log.retention.check.interval.ms=1000
-topic create b partitions=6 rf=3 retention.bytes=10000000 segment.bytes=1000000
-`
-
-// phases is one pipeline run: the wall time until every record was
-// acknowledged (produce) and until the consumer had read up to the end
-// of every partition (total), the process's CPU time (client and server)
-// over the run, and how many records the consumer never saw because
-// retention deleted them first (0 unless the consumer fell a whole
-// retention.bytes behind).
-type phases struct {
-	produce, total time.Duration
-	cpu            time.Duration
-	unread         int
-	allocBytes     uint64 // allocated over the run, client and server
-	allocs         uint64
-	gc             time.Duration // of cpu, the garbage collector's (runtime/metrics' estimate)
-}
-
-// allocated is the process's bytes and objects allocated so far.
-func allocated() (bytes, objects uint64) {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.TotalAlloc, ms.Mallocs
-}
-
-// gcTime is the CPU time the garbage collector has used so far (marking,
-// assists and pauses; runtime/metrics' estimate).
-func gcTime() time.Duration {
-	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindFloat64 {
-		return 0
-	}
-	return time.Duration(s[0].Value.Float64() * float64(time.Second))
-}
-
-// pipeline produces n records with acks=all (idempotent, franz-go's
-// defaults otherwise) to topic "b" while a consumer reads the topic from
-// the start, and ends when the consumer has read up to the last
-// acknowledged offset of every partition. every, if set, is called from
-// the producing goroutine after each fifth of the records.
-func pipeline(b *testing.B, seeds []string, n int, every func(produced int)) phases {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	prod, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.DefaultProduceTopic("b"), kgo.RequiredAcks(kgo.AllISRAcks()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer prod.Close()
-	cons, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.ConsumeTopics("b"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cons.Close()
-	val := bytes.Repeat([]byte("x"), 100)
-	var ph phases
-	start, cpu0, gc0 := time.Now(), cpuTime(), gcTime()
-	bytes0, objs0 := allocated()
-
-	var mu sync.Mutex
-	last := map[int32]int64{} // partition -> highest offset acknowledged
-	var perr error
-	produced := make(chan struct{})
-	go func() {
-		defer close(produced)
-		for i := 0; i < n; i++ {
-			if every != nil && i > 0 && i%max(n/5, 1) == 0 {
-				every(i)
-			}
-			prod.Produce(ctx, &kgo.Record{Key: []byte(strconv.Itoa(i)), Value: val}, func(r *kgo.Record, err error) {
-				mu.Lock()
-				defer mu.Unlock()
-				if err != nil {
-					perr = err
-				} else if o, ok := last[r.Partition]; !ok || r.Offset > o {
-					last[r.Partition] = r.Offset
-				}
-			})
-		}
-		if err := prod.Flush(ctx); err != nil {
-			mu.Lock()
-			perr = err
-			mu.Unlock()
-		}
-		ph.produce = time.Since(start)
-	}()
-
-	seen := map[int32]int64{} // partition -> highest offset read
-	got := 0
-	done := func() bool {
-		select {
-		case <-produced:
-		default:
-			return false
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		for p, off := range last {
-			if o, ok := seen[p]; !ok || o < off {
-				return false
-			}
-		}
-		return true
-	}
-	for !done() && ctx.Err() == nil {
-		pctx, pcancel := context.WithTimeout(ctx, 100*time.Millisecond)
-		fs := cons.PollFetches(pctx)
-		pcancel()
-		fs.EachRecord(func(r *kgo.Record) {
-			got++
-			seen[r.Partition] = max(seen[r.Partition], r.Offset)
-		})
-	}
-	<-produced
-	if perr != nil {
-		b.Fatalf("produce: %v", perr)
-	}
-	if ctx.Err() != nil {
-		b.Fatalf("consumed %d of %d records in 10 minutes", got, n)
-	}
-	ph.total, ph.cpu, ph.gc, ph.unread = time.Since(start), cpuTime()-cpu0, gcTime()-gc0, n-got
-	bytes1, objs1 := allocated()
-	ph.allocBytes, ph.allocs = bytes1-bytes0, objs1-objs0
-	return ph
-}
-
 // benchRoom starts a room as `kafkasim serve` does (its default clock
 // tick, speed 1: simulated time follows the wall clock) and waits until
 // every partition of the topic has a leader and a full ISR. The
 // caller closes it.
 func benchRoom(b *testing.B) *room.Room {
-	r, err := room.New(room.Config{Name: "bench", Script: benchScript})
+	r, err := room.New(room.Config{Name: "bench", Script: kafkabench.Script})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -209,7 +74,7 @@ func benchRounds() int {
 // kfakeRun is one pipeline against a fresh kfake cluster (3 brokers, the
 // topic's 6 partitions; kfake's default replication is 3 but nothing
 // replicates: writes are immediate).
-func kfakeRun(b *testing.B, n int) phases {
+func kfakeRun(b *testing.B, n int) kafkabench.Phases {
 	fake, err := kfake.NewCluster(kfake.NumBrokers(3), kfake.SeedTopics(6, "b"))
 	if err != nil {
 		b.Fatal(err)
@@ -221,7 +86,7 @@ func kfakeRun(b *testing.B, n int) phases {
 
 // kafkasimRun is one pipeline against a fresh room served as `kafkasim
 // serve` does, and its heap in use after the run.
-func kafkasimRun(b *testing.B, n int) (phases, float64) {
+func kafkasimRun(b *testing.B, n int) (kafkabench.Phases, float64) {
 	r := benchRoom(b)
 	defer r.Close()
 	srv, addr := listenFree(b, FromRoom(r), 3)
@@ -232,6 +97,15 @@ func kafkasimRun(b *testing.B, n int) (phases, float64) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ps, float64(ms.HeapInuse) / (1 << 20)
+}
+
+// pipeline is kafkabench.Pipeline, failing b on error.
+func pipeline(b *testing.B, seeds []string, n int, every func(produced int)) kafkabench.Phases {
+	ph, err := kafkabench.Pipeline(seeds, n, every)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ph
 }
 
 // median of xs (which it sorts).
@@ -262,11 +136,11 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 	rate := func(d time.Duration) float64 { return float64(n) / d.Seconds() }
 	perRec := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(n) }
 	for i := 0; i < b.N; i++ {
-		var sims, fakes []phases
+		var sims, fakes []kafkabench.Phases
 		var ratios []float64
 		heap := 0.0
 		for k := 0; k < rounds; k++ {
-			var ps, pf phases
+			var ps, pf kafkabench.Phases
 			// The pprof label run (kafkasim or kfake) marks every
 			// goroutine a run starts, clients' and servers': a
 			// -cpuprofile splits with -tagfocus run=kafkasim.
@@ -284,24 +158,24 @@ func BenchmarkFranzGoVsKfake(b *testing.B) {
 				fake()
 			}
 			sims, fakes = append(sims, ps), append(fakes, pf)
-			ratios = append(ratios, rate(ps.total)/rate(pf.total))
+			ratios = append(ratios, rate(ps.Total)/rate(pf.Total))
 			fmt.Fprintf(os.Stderr, "kafka bench: round %d of %d: kafkasim %.0f rec/s (%.0f ns CPU a record, %.0f of them GC), kfake %.0f rec/s (%.0f ns, %.0f GC), ratio %.2f\n",
-				k+1, rounds, rate(ps.total), perRec(ps.cpu), perRec(ps.gc), rate(pf.total), perRec(pf.cpu), perRec(pf.gc), ratios[k])
+				k+1, rounds, rate(ps.Total), perRec(ps.CPU), perRec(ps.GC), rate(pf.Total), perRec(pf.CPU), perRec(pf.GC), ratios[k])
 		}
-		med := func(ps []phases, f func(phases) float64) float64 {
+		med := func(ps []kafkabench.Phases, f func(kafkabench.Phases) float64) float64 {
 			xs := make([]float64, len(ps))
 			for j, p := range ps {
 				xs[j] = f(p)
 			}
 			return median(xs)
 		}
-		total := func(p phases) float64 { return rate(p.total) }
-		produce := func(p phases) float64 { return rate(p.produce) }
-		cpu := func(p phases) float64 { return perRec(p.cpu) }
-		gc := func(p phases) float64 { return perRec(p.gc) }
-		allocB := func(p phases) float64 { return float64(p.allocBytes) / float64(n) }
-		allocs := func(p phases) float64 { return float64(p.allocs) / float64(n) }
-		unread := func(p phases) float64 { return float64(p.unread) }
+		total := func(p kafkabench.Phases) float64 { return rate(p.Total) }
+		produce := func(p kafkabench.Phases) float64 { return rate(p.Produce) }
+		cpu := func(p kafkabench.Phases) float64 { return perRec(p.CPU) }
+		gc := func(p kafkabench.Phases) float64 { return perRec(p.GC) }
+		allocB := func(p kafkabench.Phases) float64 { return float64(p.AllocBytes) / float64(n) }
+		allocs := func(p kafkabench.Phases) float64 { return float64(p.Allocs) / float64(n) }
+		unread := func(p kafkabench.Phases) float64 { return float64(p.Unread) }
 		lo, hi := slices.Min(ratios), slices.Max(ratios)
 		ratio := median(ratios)
 		sim, fk := med(sims, total), med(fakes, total)
@@ -369,7 +243,7 @@ func BenchmarkServeMemory(b *testing.B) {
 		srv.Close()
 		r.Close()
 		rss, peak := procMemMiB("VmRSS:"), procMemMiB("VmHWM:")
-		b.ReportMetric(float64(n)/ps.total.Seconds(), "kafkasim-rec/s")
+		b.ReportMetric(float64(n)/ps.Total.Seconds(), "kafkasim-rec/s")
 		b.ReportMetric(early, "heap-fifth-MiB")
 		b.ReportMetric(late, "heap-MiB")
 		b.ReportMetric(rss, "rss-MiB")

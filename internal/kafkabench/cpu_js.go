@@ -1,9 +1,9 @@
 //go:build js || wasip1
 
-package kafka
+package kafkabench
 
 import "time"
 
-// cpuTime is 0 where there is no getrusage: the bench's CPU figures
+// cpuTime is 0 where there is no getrusage: the benchmarks' CPU figures
 // read 0 there.
 func cpuTime() time.Duration { return 0 }

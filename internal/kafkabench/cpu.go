@@ -1,6 +1,6 @@
 //go:build !js && !wasip1
 
-package kafka
+package kafkabench
 
 import (
 	"syscall"
