@@ -4,6 +4,15 @@
 // iframe), and wires the top bar, timeline, canvas messages and console.
 "use strict";
 
+// slowMs: while the clock runs, the shell's text (clock, panels, summary)
+// is rewritten at most this often; the canvas draws every frame.
+const slowMs = 250;
+
+// setText sets el's text when it differs (a write repaints).
+function setText(el, text) {
+  if (el && el.textContent !== text) el.textContent = text;
+}
+
 const App = {
   speed: 1,
   sceneDirty: true,
@@ -12,7 +21,7 @@ const App = {
   firstFrameMs: null,
   bootMs: {},
   scenarioName: "",
-  lastPanels: 0,
+  lastSlow: 0,
   lastMarks: 0,
   marksCount: -1,
   pendingWhere: new Map(),
@@ -182,10 +191,13 @@ const App = {
     const v = r.ok ? r.ok.version : 0;
     if (v !== this.lastVersion) { this.lastVersion = v; this.sceneDirty = true; UI.dirty = true; }
     if (this.sceneDirty) this.postScene();
-    this.drawTop();
+    // the top bar, the panels and the marks change in the same frames
     const now = performance.now();
-    if (UI.dirty && now - this.lastPanels > 250) { this.lastPanels = now; this.refreshPanels(false); }
-    if (now - this.lastMarks > 700) { this.lastMarks = now; this.drawMarks(false); }
+    const slow = now - this.lastSlow >= slowMs;
+    if (slow) this.lastSlow = now;
+    this.drawTop(slow);
+    if (slow && UI.dirty) this.refreshPanels(false);
+    if (slow && now - this.lastMarks > 700) { this.lastMarks = now; this.drawMarks(false); }
     if (this.playingSince && now - this.playingSince > 3000) { this.playingSince = now; this.persist(); }
   },
 
@@ -202,10 +214,12 @@ const App = {
     else this.lastView = view;
   },
 
-  drawTop() {
+  // drawTop shows the moment in the top bar, writing only what changed,
+  // and while the clock runs only in slow frames or when the thumb moved:
+  // the compositor redraws one box around all a frame changed (docs/canvas.md).
+  drawTop(slow = true) {
     const st = kafkasim.state();
     if (this.kept) { this.kept.at = st.now; this.kept.playing = st.playing; }
-    document.getElementById("clock").textContent = "t=" + fmtTime(st.now);
     const play = document.getElementById("btn-play");
     if (this._shownPlaying !== st.playing) {
       this._shownPlaying = st.playing;
@@ -216,15 +230,20 @@ const App = {
     }
     if (st.playing && !this.playingSince) this.playingSince = performance.now();
     if (!st.playing) this.playingSince = 0;
-    const slider = document.getElementById("time");
     const max = Math.max(st.horizon, st.now, 1000);
-    if (!this.dragging) {
+    // the thumb's position in thousandths of the slider (about a pixel)
+    const thumb = Math.round((st.now / max) * 1000);
+    const shown = this._top || {};
+    const jumped = Math.abs(st.now - (shown.now || 0)) > slowMs * Math.max(1, st.speed || 1) * 2;
+    if (st.playing && !slow && !jumped && thumb === shown.thumb) return;
+    setText(document.getElementById("clock"), "t=" + fmtTime(st.now));
+    const slider = document.getElementById("time");
+    if (!this.dragging && (shown.max !== max || shown.value !== st.now)) {
       slider.max = String(max);
       slider.value = String(st.now);
     }
-    document.getElementById("time-max").textContent = fmtTime(max);
-    const pct = (st.now / max) * 100;
-    slider.style.setProperty("--pct", pct + "%");
+    this._top = this.dragging ? { now: st.now, thumb } : { now: st.now, thumb, max, value: st.now };
+    setText(document.getElementById("time-max"), fmtTime(max));
   },
 
   // drawMarks puts notable events, fork points and the divergence on the
@@ -269,10 +288,10 @@ const App = {
       else if (t === "script") Panels.renderScript();
       if (t !== "findings") {
         const n = kafkasim._call("findingsCount");
-        document.getElementById("findings-count").textContent = n ? String(n) : "";
+        setText(document.getElementById("findings-count"), n ? String(n) : "");
       }
       const st = kafkasim.state();
-      document.getElementById("branch-count").textContent = st.branches.length > 1 ? String(st.branches.length) : "";
+      setText(document.getElementById("branch-count"), st.branches.length > 1 ? String(st.branches.length) : "");
       this.drawSummary();
     } catch (e) { console.error(e); }
   },
@@ -280,6 +299,9 @@ const App = {
   // drawSummary: the last few things that happened, in words, under the canvas.
   drawSummary() {
     const evs = kafkasim.events({ limit: 4 });
+    const key = evs.map((e) => e.at + " " + e.text).join("\n");
+    if (key === this._summary) return; // unchanged: no repaint
+    this._summary = key;
     const box = document.getElementById("summary");
     box.replaceChildren(...evs.map((e) => h("div", {}, h("span", { class: "time" }, fmtTime(e.at)), " " + e.text)));
   },

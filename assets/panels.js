@@ -41,8 +41,11 @@ const Panels = {
 
   renderStory() {
     const pane = document.getElementById("pane-story");
-    pane.replaceChildren();
     if (!this.story) {
+      // kept: rebuilt, it repainted 4 times a second and lost what was typed
+      if (pane.querySelector("#story-input")) return;
+      this._storyKey = null;
+      pane.replaceChildren();
       pane.append(h("div", { class: "empty" },
         h("p", {}, "Click a record (a cell in a log, at a consumer, or a value in the event log or findings) to read its life story."),
         h("p", {}, "Or type a value: "),
@@ -50,7 +53,11 @@ const Panels = {
       return;
     }
     let s;
-    try { s = kafkasim.story(this.story); } catch (e) { pane.append(h("p", { class: "err" }, e.message)); return; }
+    try { s = kafkasim.story(this.story); } catch (e) { this._storyKey = null; pane.replaceChildren(h("p", { class: "err" }, e.message)); return; }
+    const key = JSON.stringify(s);
+    if (this._storyKey === key) return; // the same story: no repaint
+    pane.replaceChildren();
+    this._storyKey = key;
     const fate = s.fates[0] || "unknown";
     pane.append(h("div", { class: "story-head" },
       h("span", { class: "story-value" }, s.value),
