@@ -91,9 +91,10 @@ func (h *traceHash) event(e *core.Event) {
 	h.i64(e.Offset)
 	h.i64(e.EndOffset)
 	h.i64(e.HW)
-	h.u64(uint64(len(e.Records)))
-	for i := range e.Records {
-		r := &e.Records[i]
+	recs := e.RecordList() // Records, or a packed batch's (a real client's)
+	h.u64(uint64(len(recs)))
+	for i := range recs {
+		r := &recs[i]
 		h.str(r.Key)
 		h.str(r.Value)
 		h.flag(r.HasKey)

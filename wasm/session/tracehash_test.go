@@ -21,6 +21,9 @@ func TestTraceHashCoversEveryField(t *testing.T) {
 	typ := reflect.TypeOf(core.Event{})
 	for i := 0; i < typ.NumField(); i++ {
 		f := typ.Field(i)
+		if !f.IsExported() {
+			continue // the packed records: hashed as RecordList, like Records
+		}
 		var e core.Event
 		v := reflect.ValueOf(&e).Elem().Field(i)
 		switch v.Kind() {
