@@ -216,18 +216,24 @@ func (e *outsideEnc) producePartition(p *ProducePartition) {
 		e.buf = strconv.AppendInt(e.buf, *p.Timestamp, 10)
 	}
 	e.buf = append(e.buf, `,"records":`...)
-	recs := p.RecordList() // a packed batch's, read out
-	if recs == nil {
+	packed := p.Packed != nil && p.Records == nil
+	if p.Records == nil && !packed {
 		e.buf = append(e.buf, `null}`...)
 		return
 	}
-	e.items(len(recs))
+	n := p.Len()
+	e.items(n)
 	e.buf = append(e.buf, '[')
-	for i := range recs {
+	for i := range n {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.record(&recs[i])
+		if packed {
+			r := p.Packed.Record(i) // read one at a time: no slice of them all
+			e.record(&r)
+		} else {
+			e.record(&p.Records[i])
+		}
 		if e.stop() {
 			return
 		}

@@ -3,6 +3,7 @@ package log_test
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -156,4 +157,22 @@ func FuzzPack(f *testing.F) {
 			t.Fatalf("size %d, records' %d", got, want)
 		}
 	})
+}
+
+// BenchmarkPack checks and packs batches of 500 records (8-byte keys,
+// 100-byte values), as the protocol layer does for each produced batch.
+func BenchmarkPack(b *testing.B) {
+	recs := make([]log.Record, 500)
+	for i := range recs {
+		recs[i] = log.Record{Key: fmt.Sprintf("key-%04d", i), HasKey: true, Value: strings.Repeat("x", 100)}
+	}
+	data := recordsSection(recs)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := log.Pack(data, "", len(recs), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)*float64(len(recs))/b.Elapsed().Seconds(), "records/s")
 }
