@@ -538,11 +538,15 @@ const App = {
     document.addEventListener("click", (e) => {
       if (!e.target.closest(".popup") && !e.target.closest("#scenario-menu")) UI.closeMenus();
     });
-    window.addEventListener("message", (e) => {
+    const onMessage = (e) => {
       const frame = $("canvas");
       if (!frame || e.source !== frame.contentWindow) return;
       this.onCanvas(e.data);
-    });
+    };
+    window.addEventListener("message", onMessage);
+    // the canvas's messages from before this listened (index.html kept them)
+    if (window.__kafkasimEarlyMessagesDone) window.__kafkasimEarlyMessagesDone();
+    for (const e of (window.__kafkasimEarlyMessages || []).splice(0)) onMessage(e);
     $("canvas").addEventListener("load", () => {
       // a reload of the canvas (WebGL context lost) needs the view again
       this.canvasReady = false;
