@@ -199,7 +199,7 @@ if [[ ${BENCH_BROWSER:-1} != 0 ]]; then
 		echo "  (above the 4 MB gzip target)"
 	fi
 	echo "The page in headless Chromium (SwiftShader), canvas $(b canvas.size), load average $(b load.before | tr , ' ') before, $(b load.after | tr , ' ') after"
-	row "first frame" "$(b firstframe.ms) ms"
+	row "first frame" "$(b firstframe.ms) ms (median of $(b firstframe.samples | tr , ' '))"
 	row "(browser's GPU start)" "$(b browser.gpuwait.ms) ms (waited for before navigating: not the page's)"
 	row "engine up" "$(b engine.ms) ms"
 	row "session ready" "$(b ready.ms) ms"

@@ -1,7 +1,8 @@
 // Command canvasbench prints make bench's browser figures as KEY VALUE
 // lines (scripts/bench.sh formats them): the wasm sizes, raw and gzip, and
 // what the page loads before its first frame; the real page's first frame
-// on localhost (cold profile); the frame rates of the real page playing
+// on localhost (cold profile, the median of fresh browsers, each up before
+// it navigates); the frame rates of the real page playing
 // the reference scene (5 brokers, 3 topics x 8 partitions, RF 3, two
 // groups, 500 records/s; engine and canvas in one wasm) and of the empty
 // Ebiten program in the same headless Chromium, their ratio, the mean
@@ -70,7 +71,11 @@ func main() {
 	for _, k := range steps {
 		fmt.Printf("boot.%s.ms %.0f\n", k, r.Boot[k])
 	}
-	fmt.Printf("empty.firstframe.ms %.0f\nbrowser.gpuwait.ms %.0f\n", r.EmptyFirstMs, r.GPUWaitMs)
+	var ffs []string
+	for _, ms := range r.FirstFrames {
+		ffs = append(ffs, fmt.Sprintf("%.0f", ms))
+	}
+	fmt.Printf("firstframe.samples %s\nempty.firstframe.ms %.0f\nbrowser.gpuwait.ms %.0f\n", strings.Join(ffs, ","), r.EmptyFirstMs, r.GPUWaitMs)
 	fmt.Printf("fps.empty %.2f\nfps.reference %.2f\n", r.EmptyFPS, r.RefFPS)
 	ratio := 0.0
 	if r.EmptyFPS > 0 {
