@@ -78,6 +78,9 @@ func zkClients(c *core.Cluster, extra []core.ZKClientInfo, wire []core.Event, ms
 			}
 		}
 	}
+	if len(out) == 0 {
+		return out // no client to label: the wire window is not scanned
+	}
 	for i := range wire {
 		ev := &wire[i]
 		if ev.Type != core.EvMsgSend || ev.From != core.ZKClientHost {
