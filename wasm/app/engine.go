@@ -40,7 +40,6 @@ type Engine struct {
 	loadVer uint64  // bumped on every Load, Seek back or Switch (caches key on it)
 	fcache  *findings
 	scache  *sceneCache
-	ccache  countCache
 
 	sceneOpts SceneOptions // what the canvas draws (SetSceneOptions)
 	optsVer   uint64       // bumped by SetSceneOptions
@@ -236,27 +235,13 @@ func (e *Engine) Findings() []check.Violation {
 
 // FindingsCount is len(Findings()) for the page's tab badge: while
 // playing it is recounted at most every findingsEvery virtual ms (the
-// checker reads the whole history); paused it is always current.
+// checker reads the whole history); paused it is always current. It
+// shares the scene's checker pass (findingsCached).
 func (e *Engine) FindingsCount() int {
-	d := e.sess.Driver()
-	if d == nil {
+	if e.sess.Driver() == nil {
 		return 0
 	}
-	n, now := d.Events().TraceCount(), d.Now()
-	if c := e.ccache; c.ver == e.loadVer && c.drv == d && (c.at == n || e.playing && now-c.now < findingsEvery) {
-		return c.count
-	}
-	e.ccache = countCache{drv: d, ver: e.loadVer, at: n, now: now, count: len(check.All(d.Cluster()))}
-	return e.ccache.count
-}
-
-// countCache is FindingsCount's last answer and what it was computed at.
-type countCache struct {
-	drv   *session.Driver
-	ver   uint64
-	at    int
-	now   int64
-	count int
+	return e.findingsCached().count
 }
 
 // Script is the session as a .ksim (see session.Session.Script).

@@ -513,9 +513,11 @@ func clipText(s string) string {
 
 // findings caches what the checker says, recomputed when the trace grew.
 type findings struct {
+	drv        *session.Driver
 	at         int   // trace count it was computed at
 	now        int64 // virtual time it was computed at
 	ver        uint64
+	count      int // len(check.All): the findings badge (FindingsCount)
 	lost       int
 	dups       int
 	reordered  int
@@ -523,22 +525,36 @@ type findings struct {
 	outOfOrder map[string]bool // partition\x00value
 }
 
+// findingsCached is the checker's answer for the canvas and the findings
+// badge, recomputed at most every findingsEvery virtual ms while playing
+// (paused, whenever the trace grew): one check.All serves both, as the
+// checker reads the whole history (two passes every 2 s were 2-4% of the
+// page's main thread on the reference scene, and grew with the history).
 func (e *Engine) findingsCached() *findings {
 	d := e.sess.Driver()
 	n := d.Events().TraceCount()
-	if f := e.fcache; f != nil && f.ver == e.loadVer && (f.at == n || e.playing && d.Now()-f.now < findingsEvery) {
+	if f := e.fcache; f != nil && f.drv == d && f.ver == e.loadVer && (f.at == n || e.playing && d.Now()-f.now < findingsEvery) {
 		return f
 	}
 	c := d.Cluster()
-	f := &findings{at: n, now: d.Now(), ver: e.loadVer, dupCount: map[string]int{}, outOfOrder: map[string]bool{}}
-	f.lost = len(check.LostRecords(c))
-	for _, v := range check.Duplicates(c) {
-		f.dups += len(v.Values)
-	}
-	for _, v := range check.Reorders(c) {
-		f.reordered++
-		if len(v.Values) == 2 {
-			f.outOfOrder[v.Partition+"\x00"+v.Values[1]] = true
+	f := &findings{drv: d, at: n, now: d.Now(), ver: e.loadVer, dupCount: map[string]int{}, outOfOrder: map[string]bool{}}
+	all := check.All(c)
+	f.count = len(all)
+	for _, v := range all {
+		switch v.Kind {
+		case check.Lost:
+			f.lost += len(v.Values)
+		case check.Duplicate:
+			f.dups += len(v.Values)
+		case check.Reorder:
+			f.reordered++
+			if len(v.Values) == 2 {
+				f.outOfOrder[v.Partition+"\x00"+v.Values[1]] = true
+			}
+		case check.DeliveryOrder:
+			for _, val := range v.Values {
+				f.outOfOrder[v.Partition+"\x00"+val] = true
+			}
 		}
 	}
 	per := map[string]int{}
@@ -552,13 +568,6 @@ func (e *Engine) findingsCached() *findings {
 		if per[k] > 1 {
 			key := dl.Partition + "\x00" + dl.Value
 			f.dupCount[key] = max(f.dupCount[key], per[k])
-		}
-	}
-	for _, v := range check.Deliveries(c) {
-		if v.Kind == check.DeliveryOrder {
-			for _, val := range v.Values {
-				f.outOfOrder[v.Partition+"\x00"+val] = true
-			}
 		}
 	}
 	e.fcache = f

@@ -117,8 +117,8 @@ func TestFindingsCount(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := e2.FindingsCount()
-		stale := e2.ccache.at != e2.sess.Driver().Events().TraceCount()
-		if age := e2.Now() - e2.ccache.now; stale && age >= findingsEvery {
+		stale := e2.fcache.at != e2.sess.Driver().Events().TraceCount()
+		if age := e2.Now() - e2.fcache.now; stale && age >= findingsEvery {
 			t.Fatalf("count %d is %d virtual ms old", got, age)
 		}
 	}
