@@ -48,7 +48,10 @@ type Batch struct {
 	LogAppendTime bool
 	AppendTime    int64 // the leader's clock at the append; meaningful only with LogAppendTime
 	Records       []Record
-	Packed        *Packed // instead of Records
+	// Packed holds the records instead of Records. It is no part of a
+	// batch's JSON (a restore's, from --data-dir, has Records): encode a
+	// packed batch with Records = RecordList().
+	Packed *Packed `json:"-"`
 
 	size  int32 // cached Size(); 0 means not yet computed (a batch is >= 61 bytes)
 	maxTs int64 // cached max record timestamp when sized (CreateTime batches)
