@@ -193,7 +193,10 @@ func (d *drawer) flashes() {
 		if f.Label.X < 0 {
 			continue
 		}
-		t := layout.MarkText(m)
+		t := f.Text
+		if t == "" {
+			t = layout.MarkText(m)
+		}
 		tw := layout.TextW(t)
 		x := math.Min(math.Max(2, f.Label.X), d.l.W-tw-4)
 		y := math.Max(d.l.Header.Bottom(), f.Label.Y)

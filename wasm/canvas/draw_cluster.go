@@ -334,11 +334,7 @@ func (d *drawer) group(b layout.GroupBox, gr *scene.Group) {
 	g, dst := d.g, d.dst
 	g.rect(dst, b.Box, alpha(cSky, 0.10))
 	g.frame(dst, b.Box, 1, alpha(cSky, 0.9))
-	t := gr.Name + " gen " + strconv.Itoa(gr.Generation)
-	if gr.State != "" && gr.State != "Stable" {
-		t += " " + gr.State
-	}
-	g.text(dst, layout.Fit(t, b.Header.W-8), b.Header.X+4, b.Header.Y+2, cInk)
+	g.text(dst, layout.Fit(layout.GroupHeader(gr), b.Header.W-8), b.Header.X+4, b.Header.Y+2, cInk)
 }
 
 func (d *drawer) consumer(b layout.ClientBox, k *scene.Consumer) {

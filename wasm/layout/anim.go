@@ -38,7 +38,8 @@ type Flash struct {
 	Box   Rect
 	T     float64
 	Fly   []Flying
-	Label Pt // where its short text goes; negative: no text
+	Label Pt     // where its short text goes; negative: no text
+	Text  string // the text, when cut to fit (else MarkText)
 }
 
 // Flying is one piece in motion: a record cell (Cell, from the mark's
@@ -89,7 +90,21 @@ func (l *Layout) Flashes(now, rate float64) []Flash {
 				continue
 			}
 			f.Box = b
-			f.Label = Pt{b.Right() - TextW(MarkText(m)) - 4, b.Y + 2}
+			// Right of the group's own header line, cut to the room left
+			// there: a long rebalance text must not run over the header or
+			// out of the box into the next group (the event log has it whole).
+			room := b.W - 8
+			for gi := range s.Groups {
+				if s.Groups[gi].Name == m.Group {
+					room -= TextW(GroupHeader(&s.Groups[gi])) + 12
+				}
+			}
+			f.Text = Fit(MarkText(m), room)
+			if f.Text == "" {
+				f.Label = Pt{-1, -1}
+				break
+			}
+			f.Label = Pt{b.Right() - TextW(f.Text) - 4, b.Y + 2}
 		case scene.MarkMove:
 			a, okA := l.findCluster(scene.Ref{Kind: scene.KindConsumer, Name: m.From}, now)
 			b, okB := l.findCluster(scene.Ref{Kind: scene.KindConsumer, Name: m.To}, now)
@@ -218,6 +233,16 @@ func (c *Cluster) replicaOf(s *scene.Scene, part string, broker int) *ReplicaBox
 
 func easeOut(t float64) float64   { return 1 - (1-t)*(1-t) }
 func easeInOut(t float64) float64 { return t * t * (3 - 2*t) }
+
+// GroupHeader is a group box's header line: its name, generation and,
+// while it rebalances, its state.
+func GroupHeader(gr *scene.Group) string {
+	t := gr.Name + " gen " + itoa(int64(gr.Generation))
+	if gr.State != "" && gr.State != "Stable" {
+		t += " " + gr.State
+	}
+	return t
+}
 
 // MarkText is the short ASCII label of a mark, as the canvas writes it.
 func MarkText(m *scene.Mark) string {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/kafkasim/kafkasim/wasm/scene"
@@ -411,7 +412,7 @@ func TestFlashes(t *testing.T) {
 		if x.Label.X < 0 {
 			continue
 		}
-		r := Rect{x.Label.X, x.Label.Y, TextW(MarkText(&f.Marks[x.Mark])), CharH}
+		r := Rect{x.Label.X, x.Label.Y, TextW(flashText(x, f)), CharH}
 		for _, o := range rects {
 			if overlap(o, r) {
 				t.Errorf("mark labels overlap: %+v and %+v", o, r)
@@ -424,6 +425,45 @@ func TestFlashes(t *testing.T) {
 	}
 	if got := MarkText(&scene.Mark{Kind: scene.MarkElection, Epoch: 3, Unclean: true}); got != "UNCLEAN e3" {
 		t.Errorf("unclean election text %q", got)
+	}
+}
+
+// flashText is the text the canvas writes for a flash.
+func flashText(f Flash, s *scene.Scene) string {
+	if f.Text != "" {
+		return f.Text
+	}
+	return MarkText(&s.Marks[f.Mark])
+}
+
+// TestRebalanceLabelFits: a group's rebalance text (the coordinator's
+// event, often long) is cut to the room right of the group's header line,
+// so it neither covers the header nor runs out of the box into the next
+// group.
+func TestRebalanceLabelFits(t *testing.T) {
+	f := sample.Faults()
+	f.Rate = 0
+	for i := range f.Marks {
+		if f.Marks[i].Kind == scene.MarkRebalance {
+			f.Marks[i].Text = "is CompletingRebalance (generation 5): 2 member(s) joined, leader c1, protocol range"
+		}
+	}
+	l := Build(f, 960, 600)
+	fl := flashOf(l.Flashes(4990, 0), f, scene.MarkRebalance)
+	if fl == nil || fl.Label.X < 0 {
+		t.Fatalf("no rebalance label: %+v", fl)
+	}
+	var box GroupBox
+	for _, g := range l.Cluster.Groups {
+		if g.Name == "g" {
+			box = g
+		}
+	}
+	header := TextW(GroupHeader(&f.Groups[0]))
+	text := flashText(*fl, f)
+	if !strings.HasSuffix(text, "~") || fl.Label.X < box.Box.X+header || fl.Label.X+TextW(text) > box.Box.Right() {
+		t.Fatalf("label %q at x %v..%v: want it cut, right of the header (ends at %v) and inside the box (%v..%v)",
+			text, fl.Label.X, fl.Label.X+TextW(text), box.Box.X+header, box.Box.X, box.Box.Right())
 	}
 }
 
