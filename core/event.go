@@ -182,12 +182,7 @@ type Event struct {
 // RecordList is the event's records: Records, or those of the packed
 // batch it is about, read into a new slice. The caller must not change
 // them.
-func (e *Event) RecordList() []log.Record {
-	if e.Records == nil && e.packed != nil {
-		return e.packed.Records(make([]log.Record, 0, e.packed.Len()))
-	}
-	return e.Records
-}
+func (e *Event) RecordList() []log.Record { return log.RecordsOr(e.Records, e.packed) }
 
 // Values returns the record values of e, in offset order.
 func (e *Event) Values() []string {

@@ -52,21 +52,11 @@ type ProducePartition struct {
 }
 
 // Len is the number of records.
-func (pp *ProducePartition) Len() int {
-	if pp.Packed != nil && pp.Records == nil {
-		return pp.Packed.Len()
-	}
-	return len(pp.Records)
-}
+func (pp *ProducePartition) Len() int { return log.LenOr(pp.Records, pp.Packed) }
 
 // RecordList is Records, or the packed records read into a new slice.
 // The caller must not change them.
-func (pp *ProducePartition) RecordList() []log.Record {
-	if pp.Packed != nil && pp.Records == nil {
-		return pp.Packed.Records(make([]log.Record, 0, pp.Packed.Len()))
-	}
-	return pp.Records
-}
+func (pp *ProducePartition) RecordList() []log.Record { return log.RecordsOr(pp.Records, pp.Packed) }
 
 // withRecords is cmd with the records of its packed Produce partitions
 // read out into Records (a copy of the request; Packed cleared), for the
@@ -184,21 +174,11 @@ type FetchedBatch struct {
 }
 
 // Len is the number of records.
-func (b *FetchedBatch) Len() int {
-	if b.Packed != nil {
-		return b.Packed.Len()
-	}
-	return len(b.Records)
-}
+func (b *FetchedBatch) Len() int { return log.LenOr(b.Records, b.Packed) }
 
 // RecordList is the records: Records, or the packed ones read into a new
 // slice. The caller must not change them.
-func (b *FetchedBatch) RecordList() []log.Record {
-	if b.Packed != nil && b.Records == nil {
-		return b.Packed.Records(make([]log.Record, 0, b.Packed.Len()))
-	}
-	return b.Records
-}
+func (b *FetchedBatch) RecordList() []log.Record { return log.RecordsOr(b.Records, b.Packed) }
 
 // MarshalJSON writes the batch with its records, packed or not.
 func (b FetchedBatch) MarshalJSON() ([]byte, error) {

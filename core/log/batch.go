@@ -81,12 +81,7 @@ func (b *Batch) RecordTimestamp(i int) int64 {
 func (b *Batch) LastOffset() int64 { return b.BaseOffset + int64(b.Len()) - 1 }
 
 // Len is the number of records in the batch.
-func (b *Batch) Len() int {
-	if b.Packed != nil {
-		return b.Packed.Len()
-	}
-	return len(b.Records)
-}
+func (b *Batch) Len() int { return LenOr(b.Records, b.Packed) }
 
 // Record is record i (0 <= i < Len()).
 func (b *Batch) Record(i int) Record {
@@ -99,12 +94,7 @@ func (b *Batch) Record(i int) Record {
 // RecordList is the batch's records: Records itself, or a packed batch's
 // records read into a new slice (which the caller may keep). Either way
 // the caller must not change them.
-func (b *Batch) RecordList() []Record {
-	if b.Packed != nil {
-		return b.Packed.Records(make([]Record, 0, b.Packed.Len()))
-	}
-	return b.Records
-}
+func (b *Batch) RecordList() []Record { return RecordsOr(b.Records, b.Packed) }
 
 // Size is the number of bytes the batch occupies in a segment file in Kafka's
 // v2 format: the 61-byte header plus, per record, DefaultRecord.sizeInBytes:

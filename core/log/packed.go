@@ -94,6 +94,26 @@ func Pack(data, wire string, n int, recs []Record) (*Packed, error) {
 // Len is the number of records.
 func (p *Packed) Len() int { return len(p.starts) }
 
+// RecordsOr is recs, or, when recs is nil, p's records read into a new
+// slice (nil when p is nil too): how every holder of records in either
+// form (Batch, and the core's produce partitions, fetched batches and
+// events) reads them. When both are set they hold the same records. The
+// caller must not change them.
+func RecordsOr(recs []Record, p *Packed) []Record {
+	if recs == nil && p != nil {
+		return p.Records(make([]Record, 0, p.Len()))
+	}
+	return recs
+}
+
+// LenOr is len(RecordsOr(recs, p)), without reading p's records.
+func LenOr(recs []Record, p *Packed) int {
+	if recs == nil && p != nil {
+		return p.Len()
+	}
+	return len(recs)
+}
+
 // Record is record i (0 <= i < Len()). Its strings share the packed
 // bytes; only headers, when the record has some, are allocated.
 func (p *Packed) Record(i int) Record {
