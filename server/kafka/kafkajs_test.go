@@ -67,6 +67,27 @@ func kafkajsDir(t *testing.T) string {
 // unreachable matches npm's network failures.
 var unreachable = regexp.MustCompile(`ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET|ENETUNREACH|network|getaddrinfo`)
 
+// runClient runs a real client's script (argv, with env added to the
+// test's environment) for at most 90 s and returns its standard output;
+// it fails t with that output and the end of its standard error when the
+// script fails.
+func runClient(t *testing.T, name string, env []string, argv ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.Output()
+	if err != nil {
+		stderr := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("%s: %v\n%s\n%s", name, err, out, lastLines(stderr, 20))
+	}
+	return string(out)
+}
+
 func lastLines(s string, n int) string {
 	ls := strings.Split(strings.TrimSpace(s), "\n")
 	if len(ls) > n {
@@ -87,23 +108,13 @@ func TestKafkaJS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", script, strings.Join(addrs(addr, 3), ","), "js", "30")
-	cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(dir, "node_modules"), "KAFKAJS_NO_PARTITIONER_WARNING=1")
-	out, err := cmd.Output()
-	if err != nil {
-		stderr := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
-		}
-		t.Fatalf("kafkajs: %v\n%s\n%s", err, out, stderr)
-	}
+	out := runClient(t, "kafkajs", []string{"NODE_PATH=" + filepath.Join(dir, "node_modules"), "KAFKAJS_NO_PARTITIONER_WARNING=1"},
+		"node", script, strings.Join(addrs(addr, 3), ","), "js", "30")
 	var res struct {
 		Partitions, Read int
 		Bad              []any
 	}
-	if err := json.Unmarshal([]byte(lastLines(string(out), 1)), &res); err != nil {
+	if err := json.Unmarshal([]byte(lastLines(out, 1)), &res); err != nil {
 		t.Fatalf("kafkajs output %q: %v", out, err)
 	}
 	if res.Partitions != 3 || res.Read != 30 || len(res.Bad) != 0 {

@@ -1,7 +1,6 @@
 package kafka
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kafkasim/kafkasim/core"
 )
@@ -51,23 +49,13 @@ func TestKafkaPython(t *testing.T) {
 		t.Run(tc.version, func(t *testing.T) {
 			b := threeBrokers(t, tc.version, tc.mode, core.CreateTopic{Topic: "py", Partitions: 3, RF: 3})
 			_, addr := startServer(t, b, 3)
-			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, py, script, strings.Join(addrs(addr, 3), ","), "py", "30")
-			out, err := cmd.Output()
-			if err != nil {
-				stderr := ""
-				if ee, ok := err.(*exec.ExitError); ok {
-					stderr = string(ee.Stderr)
-				}
-				t.Fatalf("kafka-python: %v\n%s\n%s", err, out, lastLines(stderr, 20))
-			}
+			out := runClient(t, "kafka-python", nil, py, script, strings.Join(addrs(addr, 3), ","), "py", "30")
 			var res struct {
 				API                         []int
 				Partitions, Read, Committed int
 				Bad                         []any
 			}
-			if err := json.Unmarshal([]byte(lastLines(string(out), 1)), &res); err != nil {
+			if err := json.Unmarshal([]byte(lastLines(out, 1)), &res); err != nil {
 				t.Fatalf("kafka-python output %q: %v", out, err)
 			}
 			api, _ := json.Marshal(res.API)
@@ -91,21 +79,12 @@ func TestKafkaPythonRebalance(t *testing.T) {
 	}
 	b := threeBrokers(t, "3.9", "kraft", core.CreateTopic{Topic: "py", Partitions: 3, RF: 3})
 	_, addr := startServer(t, b, 3)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, py, script, strings.Join(addrs(addr, 3), ","), "py", "30").Output()
-	if err != nil {
-		stderr := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
-		}
-		t.Fatalf("kafka-python: %v\n%s\n%s", err, out, lastLines(stderr, 20))
-	}
+	out := runClient(t, "kafka-python", nil, py, script, strings.Join(addrs(addr, 3), ","), "py", "30")
 	var res map[string]struct {
 		Seen     int
 		Assigned [][]int
 	}
-	if err := json.Unmarshal([]byte(lastLines(string(out), 1)), &res); err != nil {
+	if err := json.Unmarshal([]byte(lastLines(out, 1)), &res); err != nil {
 		t.Fatalf("kafka-python output %q: %v", out, err)
 	}
 	c1, c2 := res["c1"], res["c2"]
