@@ -207,6 +207,14 @@ if [[ ${BENCH_BROWSER:-1} != 0 ]]; then
 	row "reference scene fps" "$(b fps.reference)"
 	row "ratio ref/empty" "$(b fps.ratio)"
 	row "scene build" "$(b scene.ms) ms ($(b scenes) scenes)"
+	if [[ -n $(b cpu.reference.ms) ]]; then
+		# CPU per drawn frame, every thread of every browser process (/proc)
+		row "CPU/frame empty" "$(b cpu.empty.ms) ms ($(b cpu.empty.cores) cores busy)"
+		row "CPU/frame reference" "$(b cpu.reference.ms) ms ($(b cpu.reference.cores) cores busy)"
+		row "ratio empty/ref CPU" "$(b cpu.ratio)"
+		printf '    %-36s %7s %7s\n' "busiest threads (process/thread)" empty ref
+		awk '$1 ~ /^cpu\.thread\./ { split($2, v, ","); printf "    %-36s %7s %7s ms/frame\n", substr($1, 12), v[1], v[2] }' "$tmp/browser"
+	fi
 	row "virtual ms per wall ms" "$(b virtual.rate) (1.00: the engine kept up at 1x)"
 	if awk -v f="$(b firstframe.ms)" 'BEGIN { exit !(f > 1500) }'; then
 		echo "  (first frame above the 1.5 s target on this machine)"

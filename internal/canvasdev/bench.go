@@ -30,6 +30,8 @@ type BenchResult struct {
 	RefFPS       float64           // the real page playing the reference scene at 1x
 	SceneMs      float64           // mean wall ms the canvas spent building one scene from the engine
 	RefTPS       float64           // Ebiten's updates a second on the reference scene (ActualTPS, at the end)
+	RefCPU       Frames            // the reference scene's frames counted and the browser's CPU over them
+	EmptyCPU     Frames            // the same for the empty program
 	Scenes       int64             // scenes built while measured
 	VirtualRate  float64           // virtual ms the engine ran per wall ms while measured (1 = kept up)
 	CanvasW      int               // the canvas iframe's size in the page
@@ -169,10 +171,15 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	if err != nil {
 		return nil, err
 	}
-	fps, _, err := countFrames(bctx, frames, dur)
+	pid := 0
+	if c := chromedp.FromContext(bctx); c != nil && c.Browser != nil && c.Browser.Process() != nil {
+		pid = c.Browser.Process().Pid
+	}
+	fps, refCPU, err := countFrames(bctx, frames, dur, pid)
 	if err != nil {
 		return nil, fmt.Errorf("reference: %v", err)
 	}
+	res.RefCPU = refCPU
 	v1, s1, err := pageStats(bctx)
 	if err != nil {
 		return nil, err
@@ -187,7 +194,7 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	if err := chromedp.Do(bctx, chromedp.Navigate(fmt.Sprintf("%s/harness.html?wasm=empty&w=%d&h=%d", base, res.CanvasW, res.CanvasH))); err != nil {
 		return nil, err
 	}
-	if res.EmptyFPS, _, err = countFrames(bctx, frames, dur); err != nil {
+	if res.EmptyFPS, res.EmptyCPU, err = countFrames(bctx, frames, dur, pid); err != nil {
 		return nil, fmt.Errorf("empty: %v", err)
 	}
 	if res.EmptyFirstMs, err = chromedp.Run(bctx, chromedp.Evaluate[float64](`document.getElementById("canvas").contentWindow.kafkasimCanvas.firstFrameMs || 0`)); err != nil {
@@ -197,8 +204,10 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	return res, nil
 }
 
-// FirstFrameRuns is how many fresh browsers Bench times the first frame in.
-const FirstFrameRuns = 3
+// FirstFrameRuns is how many fresh browsers Bench times the first frame in
+// (canvasbench -firstframes; at least 1: the last goes on to the frame
+// rates).
+var FirstFrameRuns = 3
 
 // firstFrame waits for the fresh browser of ctx to be up (WaitGPU: how
 // long that took is returned first), opens the page at base and returns
@@ -273,27 +282,57 @@ func pageStats(ctx context.Context) (engineState, canvasStats, error) {
 	return st, cs, err
 }
 
+// Frames is what countFrames saw: frames drawn over a wall time, and the
+// CPU the browser's threads ran meanwhile (ReadCPU of the browser's
+// process; empty where it could not be read).
+type Frames struct {
+	N    float64
+	Wall time.Duration
+	CPU  CPU
+}
+
+// PerFrame is CPU milliseconds per drawn frame of thread k ("" for all).
+func (f Frames) PerFrame(k string) float64 {
+	if f.N <= 0 {
+		return 0
+	}
+	if k == "" {
+		return f.CPU.Total() / f.N
+	}
+	return f.CPU[k] / f.N
+}
+
 // countFrames waits for the iframe to draw, lets it warm up a second, and
-// counts its frames over dur.
-func countFrames(ctx context.Context, frames string, dur time.Duration) (float64, time.Duration, error) {
+// counts its frames over dur, reading the CPU of the browser pid (and
+// every process under it) at both ends (pid 0: not read).
+func countFrames(ctx context.Context, frames string, dur time.Duration, pid int) (float64, Frames, error) {
 	if err := Poll(ctx, `(() => { try { return `+frames+` > 10; } catch (e) { return false; } })()`, 60*time.Second); err != nil {
-		return 0, 0, err
+		return 0, Frames{}, err
 	}
 	time.Sleep(time.Second)
 	count := func() (float64, time.Time, error) {
 		n, err := chromedp.Run(ctx, chromedp.Evaluate[float64](frames))
 		return n, time.Now(), err
 	}
+	cpu := func() CPU {
+		if pid == 0 {
+			return nil
+		}
+		c, _ := ReadCPU(pid)
+		return c
+	}
+	c0 := cpu()
 	n0, t0, err := count()
 	if err != nil {
-		return 0, 0, err
+		return 0, Frames{}, err
 	}
 	time.Sleep(dur)
 	n1, t1, err := count()
 	if err != nil {
-		return 0, 0, err
+		return 0, Frames{}, err
 	}
-	return (n1 - n0) / t1.Sub(t0).Seconds(), t1.Sub(t0), nil
+	f := Frames{N: n1 - n0, Wall: t1.Sub(t0), CPU: cpu().Sub(c0)}
+	return f.N / f.Wall.Seconds(), f, nil
 }
 
 func loadavg() string {

@@ -9,7 +9,10 @@
 // scene build, whether the engine kept up with 1x, and the load average
 // before and after.
 //
-//	go run ./internal/canvasdev/canvasbench [-dur 5s] [-wasm name=path ...]
+// Then the browser's CPU per drawn frame of either program, every thread
+// of every process under it (from /proc), and the busiest threads.
+//
+//	go run ./internal/canvasdev/canvasbench [-dur 5s] [-firstframes 3] [-wasm name=path ...]
 package main
 
 import (
@@ -40,10 +43,15 @@ func main() {
 	dur := flag.Duration("dur", 5*time.Second, "how long to count frames of each program")
 	extra := files{}
 	flag.Var(extra, "wasm", "another wasm to size, as name=path (repeatable)")
+	nff := flag.Int("firstframes", canvasdev.FirstFrameRuns, "fresh browsers to time the first frame in (1 when only the frame rates matter)")
 	flag.Parse()
 	if *dur <= 0 || *dur > 5*time.Minute {
 		log.Fatalf("canvasbench: -dur %v: want (0, 5m]", *dur)
 	}
+	if *nff < 1 || *nff > 9 {
+		log.Fatalf("canvasbench: -firstframes %d: want 1 to 9", *nff)
+	}
+	canvasdev.FirstFrameRuns = *nff
 	root, err := canvasdev.Root()
 	if err != nil {
 		log.Fatal(err)
@@ -82,5 +90,40 @@ func main() {
 		ratio = r.RefFPS / r.EmptyFPS
 	}
 	fmt.Printf("fps.ratio %.2f\ntps.reference %.2f\nscene.ms %.2f\nscenes %d\nvirtual.rate %.2f\n", ratio, r.RefTPS, r.SceneMs, r.Scenes, r.VirtualRate)
+	printCPU(r.EmptyCPU, r.RefCPU)
 	fmt.Printf("load.before %s\nload.after %s\n", strings.ReplaceAll(r.LoadBefore, " ", ","), strings.ReplaceAll(r.LoadAfter, " ", ","))
+}
+
+// cpuThreads is how many of the busiest threads printCPU lists.
+const cpuThreads = 10
+
+// printCPU prints the browser's CPU per drawn frame, in ms, for the empty
+// program and the reference scene (cpu.empty.ms, cpu.reference.ms: every
+// thread of every process; cpu.ratio, empty over reference: what the frame
+// rate ratio comes to when the browser is bound by CPU), then the busiest
+// threads of either as cpu.thread.PROCESS/THREAD EMPTY,REFERENCE.
+func printCPU(empty, ref canvasdev.Frames) {
+	if empty.CPU == nil || ref.CPU == nil {
+		return
+	}
+	e, r := empty.PerFrame(""), ref.PerFrame("")
+	fmt.Printf("cpu.empty.ms %.1f\ncpu.reference.ms %.1f\n", e, r)
+	if r > 0 {
+		fmt.Printf("cpu.ratio %.2f\n", e/r)
+	}
+	fmt.Printf("cpu.empty.cores %.2f\ncpu.reference.cores %.2f\n", empty.CPU.Total()/float64(empty.Wall.Milliseconds()), ref.CPU.Total()/float64(ref.Wall.Milliseconds()))
+	seen := map[string]bool{}
+	var names []string
+	for _, top := range [][]string{ref.CPU.Top(), empty.CPU.Top()} {
+		for i, k := range top {
+			if i < cpuThreads && !seen[k] {
+				seen[k] = true
+				names = append(names, k)
+			}
+		}
+	}
+	sort.Slice(names, func(i, j int) bool { return ref.CPU[names[i]] > ref.CPU[names[j]] })
+	for _, k := range names {
+		fmt.Printf("cpu.thread.%s %.1f,%.1f\n", strings.ReplaceAll(k, " ", "_"), empty.PerFrame(k), ref.PerFrame(k))
+	}
 }
