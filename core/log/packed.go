@@ -64,6 +64,15 @@ func Pack(data, wire string, n int, recs []Record) (*Packed, error) {
 	var r Record
 	for i := range n {
 		p.starts[i] = int32(pos)
+		if !fill {
+			if end, tsd, kv, ok := plainRecord(data, pos, i); ok {
+				p.maxTsDelta = max(p.maxTsDelta, tsd)
+				p.kvBytes += kv
+				size += end - pos
+				pos = end
+				continue
+			}
+		}
 		end, od, nullValue, err := readRecord(data, pos, &r)
 		if err != nil {
 			return nil, fmt.Errorf("record %d: %w", i, err)
@@ -215,6 +224,63 @@ func readRecord(s string, pos int, r *Record) (end int, offsetDelta int64, nullV
 		return 0, 0, false, ErrRecordSize
 	}
 	return end, od, vlen < 0, nil
+}
+
+// plainRecord is Pack's fast path for the record at s[pos:], the i-th:
+// ok when it is the record a client usually sends and readRecord would
+// accept (offset delta i, a key or none, a value that is not null, no
+// headers, its fields filling its length exactly) and every varint in it
+// is as short as it can be, so that what the log would write for it
+// (recordSize, with offset delta i) is its bytes as they are: end - pos.
+// It returns where the next record starts, the timestamp delta and the
+// key and value bytes. Any other record, valid or not, is !ok, and Pack
+// reads it with readRecord (which says what is wrong with a bad one).
+func plainRecord(s string, pos, i int) (end int, tsd, kv int64, ok bool) {
+	size, pos, ok := shortVarint(s, pos)
+	if !ok || size < 0 || size > int64(len(s)-pos) {
+		return 0, 0, 0, false
+	}
+	end = pos + int(size)
+	body := s[:end]
+	pos++ // attributes: unused in v2 records
+	var od, klen, vlen, nh int64
+	if tsd, pos, ok = shortVarint(body, pos); !ok {
+		return 0, 0, 0, false
+	}
+	if od, pos, ok = shortVarint(body, pos); !ok || od != int64(i) {
+		return 0, 0, 0, false
+	}
+	if klen, pos, ok = shortVarint(body, pos); !ok || klen < -1 || klen > int64(end-pos) {
+		return 0, 0, 0, false
+	}
+	pos += int(max(klen, 0))
+	if vlen, pos, ok = shortVarint(body, pos); !ok || vlen < 0 || vlen > int64(end-pos) {
+		return 0, 0, 0, false
+	}
+	pos += int(vlen)
+	if nh, pos, ok = shortVarint(body, pos); !ok || nh != 0 || pos != end {
+		return 0, 0, 0, false
+	}
+	return end, tsd, max(klen, 0) + vlen, true
+}
+
+// shortVarint is varint, ok only when the encoding is the shortest for
+// its value (a longer one ends in a 0x00 byte), as ByteUtils.writeVarint
+// and every client write it.
+func shortVarint(s string, pos int) (v int64, next int, ok bool) {
+	if pos+1 < len(s) { // one or two bytes: nearly every varint in a record
+		if c := int64(s[pos]); c < 0x80 {
+			return (c >> 1) ^ -(c & 1), pos + 1, true
+		} else if d := int64(s[pos+1]); d < 0x80 {
+			u := c&0x7f | d<<7
+			return (u >> 1) ^ -(u & 1), pos + 2, d != 0
+		}
+	}
+	start := pos
+	if v, next, ok = varint(s, pos); ok && next-start > 1 && s[next-1] == 0 {
+		ok = false
+	}
+	return v, next, ok
 }
 
 // varint reads a zig-zag varint at s[pos:] (ByteUtils.readVarlong), at

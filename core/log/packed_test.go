@@ -145,9 +145,20 @@ func FuzzPack(f *testing.F) {
 			return
 		}
 		p, err := log.Pack(data, "", n, nil)
+		// Packing without recs (the fast path for plain records) and
+		// with them (every record read in full) must agree.
+		var slow *log.Packed
+		var serr error
+		if n > 0 {
+			slow, serr = log.Pack(data, "", n, make([]log.Record, n))
+		}
+		if (err == nil) != (serr == nil && n > 0) {
+			t.Fatalf("without records: %v; with: %v", err, serr)
+		}
 		if err != nil {
 			return
 		}
+		samePacked(t, p, slow)
 		// What packed must read back, and encode to the size it claims.
 		recs := p.Records(nil)
 		if len(recs) != n {
@@ -157,6 +168,79 @@ func FuzzPack(f *testing.F) {
 			t.Fatalf("size %d, records' %d", got, want)
 		}
 	})
+}
+
+// samePacked fails t unless a and b are the same batch: records, size,
+// max timestamp, key and value bytes, canonical.
+func samePacked(t *testing.T, a, b *log.Packed) {
+	t.Helper()
+	ba, bb := &log.Batch{Timestamp: 1, Packed: a}, &log.Batch{Timestamp: 1, Packed: b}
+	if ba.Size() != bb.Size() || ba.MaxTimestamp() != bb.MaxTimestamp() || a.KeyValueBytes() != b.KeyValueBytes() || a.Canonical() != b.Canonical() {
+		t.Fatalf("size %d/%d, max timestamp %d/%d, key and value bytes %d/%d, canonical %v/%v",
+			ba.Size(), bb.Size(), ba.MaxTimestamp(), bb.MaxTimestamp(), a.KeyValueBytes(), b.KeyValueBytes(), a.Canonical(), b.Canonical())
+	}
+	if !reflect.DeepEqual(a.Records(nil), b.Records(nil)) {
+		t.Fatalf("records %+v / %+v", a.Records(nil), b.Records(nil))
+	}
+}
+
+// TestPackShortcut: Pack takes a shortcut for the plain records clients
+// send (no headers, not null, offset deltas 0, 1, 2..., every varint as
+// short as it can be: the record's bytes are then what the log would
+// write); any other record is read in full. Both give the same batch, and
+// a record whose varints are longer than they need be is sized as the
+// log writes it (DefaultRecord.sizeInBytes), not by its bytes.
+func TestPackShortcut(t *testing.T) {
+	// rec is a record with a 0x80-padded (longer) value length when pad.
+	rec := func(offsetDelta int64, key string, value string, pad bool) string {
+		body := []byte{0}
+		body = binary.AppendVarint(body, 5) // timestamp delta
+		body = binary.AppendVarint(body, offsetDelta)
+		if key == "\x00null" {
+			body = binary.AppendVarint(body, -1)
+		} else {
+			body = append(binary.AppendVarint(body, int64(len(key))), key...)
+		}
+		if pad {
+			l := binary.AppendVarint(nil, int64(len(value)))
+			l[len(l)-1] |= 0x80
+			body = append(append(body, l...), 0)
+		} else {
+			body = binary.AppendVarint(body, int64(len(value)))
+		}
+		body = append(body, value...)
+		body = binary.AppendVarint(body, 0) // no headers
+		return string(append(binary.AppendVarint(nil, int64(len(body))), body...))
+	}
+	long := strings.Repeat("v", 200) // two-byte lengths
+	for name, tc := range map[string]struct {
+		data string
+		n    int
+	}{
+		"plain":              {rec(0, "k", "v", false) + rec(1, "", long, false), 2},
+		"null key":           {rec(0, "\x00null", long, false), 1},
+		"headers and more":   {recordsSection(packedSample()), len(packedSample())},
+		"a longer varint":    {rec(0, "k", "v", false) + rec(1, "k", long, true), 2},
+		"a two-byte zero":    {rec(0, "k", "v", false) + rec(1, "k", "v", true), 2},
+		"offset deltas 0, 2": {rec(0, "k", "v", false) + rec(2, "k", "v", false), 2},
+	} {
+		fast, err := log.Pack(tc.data, "", tc.n, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		slow, err := log.Pack(tc.data, "", tc.n, make([]log.Record, tc.n))
+		if err != nil {
+			t.Fatalf("%s (records filled): %v", name, err)
+		}
+		samePacked(t, fast, slow)
+		want := (&log.Batch{Records: fast.Records(nil)}).Size()
+		if got := (&log.Batch{Packed: fast}).Size(); got != want {
+			t.Errorf("%s: size %d, the log writes %d", name, got, want)
+		}
+		if (name == "a longer varint" || name == "a two-byte zero") && want != recordbatch.Overhead+len(tc.data)-1 {
+			t.Errorf("%s: the log writes %d bytes for %d record bytes", name, want, len(tc.data))
+		}
+	}
 }
 
 // BenchmarkPack checks and packs batches of 500 records (8-byte keys,
