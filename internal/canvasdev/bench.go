@@ -37,7 +37,7 @@ type BenchResult struct {
 	CanvasW      int               // the canvas iframe's size in the page
 	CanvasH      int
 	EmptyFirstMs float64            // the empty program's first frame, from its iframe's navigation (warm browser, not cold)
-	Boot         map[string]float64 // App.bootMs: when each step of the shell's start ended; canvas.NAME: the iframe's kafkasim:NAME marks
+	Boot         map[string]float64 // App.bootMs: when each step of the shell's start ended; canvas.NAME: the iframe's kafkasim:NAME marks; empty.NAME: the empty program's (its iframe's clock)
 	LoadBefore   string             // /proc/loadavg's first three fields, before and after
 	LoadAfter    string
 }
@@ -199,6 +199,23 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	}
 	if res.EmptyFirstMs, err = chromedp.Run(bctx, chromedp.Evaluate[float64](`document.getElementById("canvas").contentWindow.kafkasimCanvas.firstFrameMs || 0`)); err != nil {
 		return nil, err
+	}
+	// The empty program's steps (wasm/emptycanvas marks the same
+	// kafkasim:* steps), on its iframe's clock like EmptyFirstMs: the peer
+	// of each boot.canvas.* step (warm browser; startbench times both cold).
+	emptyBoot, err := chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](`(() => {
+		const o = {};
+		try {
+			const f = document.getElementById("canvas").contentWindow;
+			for (const e of f.performance.getEntriesByType("mark")) if (e.name.startsWith("kafkasim:")) o[e.name.slice(9)] = Math.round(e.startTime);
+		} catch (e) {}
+		return o;
+	})()`))
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range emptyBoot {
+		res.Boot["empty."+k] = v
 	}
 	res.LoadAfter = loadavg()
 	return res, nil

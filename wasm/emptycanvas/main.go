@@ -5,7 +5,9 @@
 // reference scene divided by this one's, in the same browser run, says
 // what drawing kafkasim costs beyond what Ebiten itself costs. It loads
 // from canvas.html?wasm=empty and keeps kafkasimCanvas.frames like the
-// canvas does.
+// canvas does, and marks the steps of its start as the canvas does
+// (performance marks kafkasim:main, game, first-update, first-draw), so
+// each step of the page's start can be set beside Ebiten's own.
 package main
 
 import (
@@ -15,27 +17,47 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
-type empty struct{ host js.Value }
+type empty struct {
+	host    js.Value
+	updated bool
+}
 
-func (e *empty) Update() error { return nil }
+func (e *empty) Update() error {
+	if !e.updated {
+		e.updated = true
+		mark("first-update")
+	}
+	return nil
+}
 
 func (e *empty) Draw(screen *ebiten.Image) {
 	screen.Fill(color.RGBA{0xF5, 0xF3, 0xEE, 0xFF})
 	n := e.host.Get("frames").Int() + 1
 	e.host.Set("frames", n)
 	if n == 1 {
+		mark("first-draw")
 		e.host.Set("firstFrameMs", js.Global().Get("performance").Call("now"))
 	}
 }
 
 func (e *empty) Layout(w, h int) (int, int) { return w, h }
 
+// mark records a step of the start as the performance mark kafkasim:name,
+// as wasm/canvas does.
+func mark(name string) {
+	if p := js.Global().Get("performance"); p.Truthy() && p.Get("mark").Truthy() {
+		p.Call("mark", "kafkasim:"+name)
+	}
+}
+
 func main() {
+	mark("main") // the Go runtime and every package's init are done
 	host := js.Global().Get("kafkasimCanvas")
 	if host.IsUndefined() {
 		return
 	}
 	host.Set("frames", 0)
+	mark("game") // Ebiten starts next
 	ebiten.SetRunnableOnUnfocused(true)
 	_ = ebiten.RunGame(&empty{host: host})
 }
