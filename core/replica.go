@@ -14,6 +14,9 @@ const (
 	roleFollower
 )
 
+// roleNames are the roles' names in a snapshot (ReplicaView.Role).
+var roleNames = [...]string{roleNone: "none", roleLeader: "leader", roleFollower: "follower"}
+
 // followState is where a follower replica is in its fetch cycle.
 type followState uint8
 

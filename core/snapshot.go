@@ -156,9 +156,8 @@ func (c *Cluster) partitionView(p *Partition) PartitionView {
 		if r == nil {
 			continue
 		}
-		role := map[role]string{roleNone: "none", roleLeader: "leader", roleFollower: "follower"}[r.role]
-		pv.Replicas = append(pv.Replicas, ReplicaView{Broker: id, Role: role, LEO: r.log.LEO(), HW: r.hw,
-			LogStart: r.log.StartOffset(), Flushed: r.log.DurableOffset(), Segments: len(r.log.Segments())})
+		pv.Replicas = append(pv.Replicas, ReplicaView{Broker: id, Role: roleNames[r.role], LEO: r.log.LEO(), HW: r.hw,
+			LogStart: r.log.StartOffset(), Flushed: r.log.DurableOffset(), Segments: r.log.SegmentCount()})
 	}
 	return pv
 }

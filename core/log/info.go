@@ -16,6 +16,11 @@ type SegmentInfo struct {
 	Active           bool             // last segment, taking appends
 }
 
+// SegmentCount is len(Segments()) without describing them (Segments
+// walks every batch and copies every index: a snapshot, taken for every
+// scene the page draws, only counts them).
+func (l *Log) SegmentCount() int { return len(l.segs) }
+
 // Segments describes every segment, oldest first.
 func (l *Log) Segments() []SegmentInfo {
 	out := make([]SegmentInfo, 0, len(l.segs))

@@ -21,6 +21,73 @@ type sceneCache struct {
 
 	consumed int            // deliveries of the history taken in
 	got      map[string]int // consumer\x00partition\x00value -> deliveries
+
+	sentSeen int                   // History.Sent records taken in
+	unacked  []int                 // of those, the ones not acked yet (indices in History.Sent; a failed one may still be acked late)
+	perProd  map[string]*prodCount // producer -> its records' counts
+}
+
+// prodCount is what one producer sent and got acked.
+type prodCount struct{ sent, acked int64 }
+
+// producerCounts counts the records each producer sent and got acked, by
+// its index in ps: producerCounts' answer for the history, brought up to
+// date with the records sent since the last call and with those still
+// waiting then, instead of walking every record ever sent in every scene
+// (the history only grows, and a record's Acked only turns true).
+func (sc *sceneCache) producerCounts(sent []core.SentRecord, ps []core.ProducerView) (n, acked []int64) {
+	if sc.perProd == nil || len(sent) < sc.sentSeen {
+		sc.perProd, sc.unacked, sc.sentSeen = map[string]*prodCount{}, nil, 0
+	}
+	count := func(name string) *prodCount {
+		pc := sc.perProd[name]
+		if pc == nil {
+			pc = &prodCount{}
+			sc.perProd[name] = pc
+		}
+		return pc
+	}
+	keep := sc.unacked[:0]
+	for _, i := range sc.unacked {
+		if r := &sent[i]; r.Acked {
+			count(r.Producer).acked++
+		} else {
+			keep = append(keep, i)
+		}
+	}
+	sc.unacked = keep
+	var last string
+	var pc *prodCount
+	for i := sc.sentSeen; i < len(sent); i++ {
+		r := &sent[i]
+		if pc == nil || r.Producer != last {
+			last, pc = r.Producer, count(r.Producer)
+		}
+		pc.sent++
+		if r.Acked {
+			pc.acked++
+		} else {
+			sc.unacked = append(sc.unacked, i)
+		}
+	}
+	sc.sentSeen = len(sent)
+	n, acked = make([]int64, len(ps)), make([]int64, len(ps))
+	for j := range ps {
+		if pc := sc.perProd[ps[j].Name]; pc != nil && !seenBefore(ps[:j], ps[j].Name) {
+			n[j], acked[j] = pc.sent, pc.acked
+		}
+	}
+	return n, acked
+}
+
+// seenBefore reports whether a producer in ps is named name.
+func seenBefore(ps []core.ProducerView, name string) bool {
+	for i := range ps {
+		if ps[i].Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // consumedCounts brings the delivery counts up to date with c's history
@@ -72,31 +139,4 @@ func currentSplit(trace []core.Event) map[string]int {
 		cur = splitStep(cur, &trace[i])
 	}
 	return cur
-}
-
-// producerCounts counts the records each producer sent and got acked,
-// by its index in ps.
-func producerCounts(sent []core.SentRecord, ps []core.ProducerView) (n, acked []int64) {
-	n, acked = make([]int64, len(ps)), make([]int64, len(ps))
-	last, li := "", -1
-	for i := range sent {
-		r := &sent[i]
-		if r.Producer != last || li < 0 {
-			last, li = r.Producer, -1
-			for j := range ps {
-				if ps[j].Name == r.Producer {
-					li = j
-					break
-				}
-			}
-			if li < 0 {
-				continue
-			}
-		}
-		n[li]++
-		if r.Acked {
-			acked[li]++
-		}
-	}
-	return n, acked
 }

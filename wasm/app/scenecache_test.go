@@ -5,11 +5,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/kafkasim/kafkasim/core"
 )
 
 // TestSceneCacheMatchesFullScan: frame after frame through the acks=1
 // story (a split, a crash, an election, a truncation), the incremental
-// cache has what a scan of the whole trace gives, and each consumer's
+// cache has what a scan of the whole trace gives (the split, the lost
+// cells, what each producer sent and got acked), and each consumer's
 // recent deliveries count earlier deliveries as a scan of the history
 // does; a seek back starts the cache afresh.
 func TestSceneCacheMatchesFullScan(t *testing.T) {
@@ -57,6 +60,11 @@ func sceneCacheRun(t *testing.T, name string) {
 		s, err := e.Scene(SceneOptions{})
 		if err != nil {
 			t.Fatal(err)
+		}
+		sent, ps := d.Cluster().History().Sent, d.Cluster().Snapshot().Producers
+		n, acked := tc.producerCounts(sent, ps)
+		if wn, wa := producerCountsScan(sent, ps); !reflect.DeepEqual(n, wn) || !reflect.DeepEqual(acked, wa) {
+			t.Fatalf("%s: producers sent %v acked %v, a full scan %v %v", when, n, acked, wn, wa)
 		}
 		hist := d.Cluster().History().Consumed
 		for _, k := range s.Consumers {
@@ -126,4 +134,31 @@ func TestFindingsCount(t *testing.T) {
 	if got, want := e2.FindingsCount(), len(e2.Findings()); got != want {
 		t.Errorf("paused after playing: count %d, findings %d", got, want)
 	}
+}
+
+// producerCountsScan is sceneCache.producerCounts by a walk of the whole
+// history.
+func producerCountsScan(sent []core.SentRecord, ps []core.ProducerView) (n, acked []int64) {
+	n, acked = make([]int64, len(ps)), make([]int64, len(ps))
+	last, li := "", -1
+	for i := range sent {
+		r := &sent[i]
+		if r.Producer != last || li < 0 {
+			last, li = r.Producer, -1
+			for j := range ps {
+				if ps[j].Name == r.Producer {
+					li = j
+					break
+				}
+			}
+			if li < 0 {
+				continue
+			}
+		}
+		n[li]++
+		if r.Acked {
+			acked[li]++
+		}
+	}
+	return n, acked
 }

@@ -23,6 +23,12 @@ func zkMessage(ev *core.Event, m *scene.Message) {
 	m.Label = zkLabel(ev)
 }
 
+// msgLabelled reports whether ev's message gets a label (zkMessage): a
+// ZooKeeper message naming a znode, or one of an outside client's.
+func msgLabelled(ev *core.Event) bool {
+	return strings.HasPrefix(ev.Msg, "Zk") && zkLabel(ev) != ""
+}
+
 // zkLabel is a ZooKeeper message's label, "" for other messages and for
 // the brokers' routine ZooKeeper traffic (no znode named).
 func zkLabel(ev *core.Event) string {
