@@ -33,6 +33,8 @@ type BenchResult struct {
 	RefCPU       Frames            // the reference scene's frames counted and the browser's CPU over them
 	EmptyCPU     Frames            // the same for the empty program
 	Scenes       int64             // scenes built while measured
+	Quads        int               // quads the reference scene's last frame drew (before the stats were asked for)
+	Pixels       float64           // and their area, overlaps counted (the canvas's background fill not included)
 	VirtualRate  float64           // virtual ms the engine ran per wall ms while measured (1 = kept up)
 	CanvasW      int               // the canvas iframe's size in the page
 	CanvasH      int
@@ -184,7 +186,7 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	if err != nil {
 		return nil, err
 	}
-	res.RefFPS, res.RefTPS = fps, s1.TPS
+	res.RefFPS, res.RefTPS, res.Quads, res.Pixels = fps, s1.TPS, s1.Quads, s1.Pixels
 	res.VirtualRate = float64(v1.Now-v0.Now) / float64(time.Since(t0).Milliseconds())
 	if res.Scenes = s1.Scenes - s0.Scenes; res.Scenes > 0 {
 		res.SceneMs = (s1.DecodeMs*float64(s1.Scenes) - s0.DecodeMs*float64(s0.Scenes)) / float64(res.Scenes)
@@ -281,6 +283,8 @@ type canvasStats struct {
 	Scenes   int64   `json:"scenes"`
 	DecodeMs float64 `json:"decodeMs"`
 	TPS      float64 `json:"tps"`
+	Quads    int     `json:"quads"`
+	Pixels   float64 `json:"pixels"`
 }
 
 // pageStats reads the engine's clock and the canvas's scene statistics.

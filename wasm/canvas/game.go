@@ -54,6 +54,8 @@ type game struct {
 	frames, scenes int64
 	decodeTotal    time.Duration // decoding posted scenes, or building the engine's
 	drawn          int
+	quads          int     // quads of the last frame drawn (gfx.count)
+	pixels         float64 // and their area
 }
 
 // maxSceneGap bounds the wall time between two engine scenes while the
@@ -193,7 +195,7 @@ func (gm *game) answer(q *scene.Inbound, l *layout.Layout) {
 }
 
 func (gm *game) stats() scene.Stats {
-	st := scene.Stats{Type: scene.MsgStats, Frames: gm.frames, FPS: ebiten.ActualFPS(), TPS: ebiten.ActualTPS(), Scenes: gm.scenes, Drawn: gm.drawn}
+	st := scene.Stats{Type: scene.MsgStats, Frames: gm.frames, FPS: ebiten.ActualFPS(), TPS: ebiten.ActualTPS(), Scenes: gm.scenes, Drawn: gm.drawn, Quads: gm.quads, Pixels: gm.pixels}
 	if gm.scenes > 0 {
 		st.DecodeMs = float64(gm.decodeTotal.Microseconds()) / 1000 / float64(gm.scenes)
 	}
@@ -227,6 +229,7 @@ func (gm *game) Draw(screen *ebiten.Image) {
 	}
 	gm.drewSince = true
 	gm.br.countFrame()
+	gm.g.count() // this frame's quads from here
 	l := gm.layout()
 	if l == nil {
 		screen.Fill(cBG)
@@ -245,6 +248,7 @@ func (gm *game) Draw(screen *ebiten.Image) {
 	d.frame()
 	gm.g.flush()
 	gm.drawn = d.drawn
+	gm.quads, gm.pixels = gm.g.count()
 }
 
 // Layout makes one logical pixel one CSS pixel, the unit of every

@@ -59,6 +59,17 @@ type gfx struct {
 	vs    []ebiten.Vertex
 	is    []uint32
 	op    ebiten.DrawTrianglesOptions
+
+	quads  int     // quads appended since count was last called
+	pixels float64 // and their area
+}
+
+// count returns the quads appended since the last call and their area
+// in pixels, and starts counting afresh.
+func (g *gfx) count() (int, float64) {
+	n, px := g.quads, g.pixels
+	g.quads, g.pixels = 0, 0
+	return n, px
 }
 
 type shapeKind = sheet.Shape
@@ -112,11 +123,23 @@ func (g *gfx) quad(dst *ebiten.Image, p [4]layout.Pt, src image.Rectangle, c col
 	r, gr, b, a := c.RGBA()
 	cr, cg, cb, ca := float32(r)/0xffff, float32(gr)/0xffff, float32(b)/0xffff, float32(a)/0xffff
 	sx0, sy0, sx1, sy1 := float32(src.Min.X), float32(src.Min.Y), float32(src.Max.X), float32(src.Max.Y)
+	g.quads++
+	g.pixels += quadArea(p)
 	base := uint32(len(g.vs))
 	for i, s := range [4][2]float32{{sx0, sy0}, {sx1, sy0}, {sx1, sy1}, {sx0, sy1}} {
 		g.vs = append(g.vs, ebiten.Vertex{DstX: float32(sheet.Snap(p[i].X)), DstY: float32(sheet.Snap(p[i].Y)), SrcX: s[0], SrcY: s[1], ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca})
 	}
 	g.is = append(g.is, base, base+1, base+2, base, base+2, base+3)
+}
+
+// quadArea is the area of the quad p0..p3 (the shoelace formula).
+func quadArea(p [4]layout.Pt) float64 {
+	a := 0.0
+	for i := range p {
+		j := (i + 1) % 4
+		a += p[i].X*p[j].Y - p[j].X*p[i].Y
+	}
+	return math.Abs(a) / 2
 }
 
 // sprite draws sheet rectangle src unscaled with its top left at (x, y)

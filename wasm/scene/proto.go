@@ -93,6 +93,8 @@ type Stats struct {
 	Scenes   int64   `json:"scenes"`   // scenes taken (posted, or read from the engine)
 	DecodeMs float64 `json:"decodeMs"` // mean wall ms to decode a posted scene or build the engine's
 	Drawn    int     `json:"drawn"`    // message sprites drawn in the last frame
+	Quads    int     `json:"quads"`    // textured quads the last frame drew (one DrawTriangles32)
+	Pixels   float64 `json:"pixels"`   // their area in pixels: what the GPU (SwiftShader: the CPU) fills, overlaps counted
 }
 
 // Frame says the first frame was drawn.

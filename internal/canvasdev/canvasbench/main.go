@@ -90,6 +90,9 @@ func main() {
 		ratio = r.RefFPS / r.EmptyFPS
 	}
 	fmt.Printf("fps.ratio %.2f\ntps.reference %.2f\nscene.ms %.2f\nscenes %d\nvirtual.rate %.2f\n", ratio, r.RefTPS, r.SceneMs, r.Scenes, r.VirtualRate)
+	if area := float64(r.CanvasW * r.CanvasH); area > 0 {
+		fmt.Printf("frame.quads %d\nframe.pixels %.0f\nframe.overdraw %.2f\n", r.Quads, r.Pixels, r.Pixels/area)
+	}
 	printCPU(r.EmptyCPU, r.RefCPU)
 	fmt.Printf("load.before %s\nload.after %s\n", strings.ReplaceAll(r.LoadBefore, " ", ","), strings.ReplaceAll(r.LoadAfter, " ", ","))
 }
