@@ -40,6 +40,7 @@ type Engine struct {
 	loadVer uint64  // bumped on every Load, Seek back or Switch (caches key on it)
 	fcache  *findings
 	scache  *sceneCache
+	mcache  msgCache // messages of the last scene, for the next (msgcache.go)
 
 	sceneOpts SceneOptions // what the canvas draws (SetSceneOptions)
 	optsVer   uint64       // bumped by SetSceneOptions

@@ -170,9 +170,15 @@ func (e *Engine) Scene(o SceneOptions) (*scene.Scene, error) {
 		}
 		s.Groups = append(s.Groups, sg)
 	}
-	from := now - max(s.Span, 5000)
-	wire := session.MergeByAt(d.Events().WireSince(from), d.Events().OutsideSince(from))
-	s.Messages, s.Counters.Omitted = messages(wire, now, s.Span, s.View == "" || s.View == scene.ViewCluster)
+	from := now - max(s.Span, msgLookback)
+	outside := d.Events().OutsideSince(from)
+	wire := session.MergeByAt(d.Events().WireSince(from), outside)
+	clusterOnly := s.View == "" || s.View == scene.ViewCluster
+	if len(outside) == 0 {
+		s.Messages, s.Counters.Omitted = e.messagesCached(d.Events(), now, s.Span, clusterOnly)
+	} else {
+		s.Messages, s.Counters.Omitted = messages(wire, now, s.Span, clusterOnly)
+	}
 	s.ZKClients = zkClients(c, e.outsideZKClients(), wire, s.Messages)
 	s.Marks = marks(d.Events().Trace(), now)
 	f := e.findingsCached()
