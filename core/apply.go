@@ -61,6 +61,8 @@ func (c *Cluster) apply(cmd Command) error {
 		return c.createTopic(x, true)
 	case AlterTopic:
 		return c.alterTopic(x)
+	case DeleteTopic:
+		return c.deleteTopic(x.Topic)
 	case Set:
 		return c.set(x)
 	case NewProducer:
@@ -220,7 +222,9 @@ func (c *Cluster) createTopic(x CreateTopic, user bool) error {
 	if err := validTopicName(x.Topic); err != nil {
 		return err
 	}
-	if c.topics[x.Topic] != nil {
+	if t := c.topics[x.Topic]; t != nil && t.del != nil {
+		return fmt.Errorf("TOPIC_ALREADY_EXISTS: Topic '%s' is marked for deletion.", x.Topic)
+	} else if t != nil {
 		return fmt.Errorf("TOPIC_ALREADY_EXISTS: Topic '%s' already exists.", x.Topic)
 	}
 	if len(c.topics) >= MaxTopics {
@@ -242,7 +246,7 @@ func (c *Cluster) createTopic(x CreateTopic, user bool) error {
 	}
 	t := &Topic{Name: x.Topic, Internal: strings.HasPrefix(x.Topic, "__"), conf: newTopicConf(s, c.preset), overrides: x.Configs}
 	c.topics[x.Topic] = t
-	c.order = append(c.order, t)
+	c.addTopic(t)
 	c.addPartitions(t, assign)
 	c.emit(Event{Type: EvTopic, Topic: t.Name, Replicas: assign, Detail: fmt.Sprintf("created %s: %d partition(s), RF %d", t.Name, x.Partitions, x.RF)})
 	return nil
@@ -377,6 +381,9 @@ func (c *Cluster) alterTopic(x AlterTopic) error {
 	t := c.topics[x.Topic]
 	if t == nil {
 		return fmt.Errorf("UNKNOWN_TOPIC_OR_PARTITION: topic %q does not exist", x.Topic)
+	}
+	if t.del != nil {
+		return fmt.Errorf("INVALID_TOPIC_EXCEPTION: The topic %s is queued for deletion.", x.Topic)
 	}
 	cur := len(t.parts)
 	if x.Partitions <= cur {

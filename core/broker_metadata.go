@@ -65,7 +65,10 @@ func (b *Broker) handleMetadata(req metadataReq) metadataResult {
 				tm.parts = append(tm.parts, partMeta{p: p, leader: st.leader, epoch: st.epoch, isr: st.isr})
 			}
 		}
-		if len(tm.parts) == 0 {
+		switch {
+		case len(tm.parts) == 0 && t.gone():
+			tm.err = "UNKNOWN_TOPIC_OR_PARTITION" // its deletion reached this broker's cache
+		case len(tm.parts) == 0:
 			tm.err = "LEADER_NOT_AVAILABLE"
 		}
 		out = append(out, tm)

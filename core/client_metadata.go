@@ -16,6 +16,7 @@ type metaView struct {
 	leaders  map[*Partition]int
 	epochs   map[*Partition]int32
 	topics   map[string]bool // topics of interest
+	deleted  map[string]bool // topics it knew that the brokers no longer know (forget)
 	sorted   []string        // topics' keys in order (what a refresh asks for); never changed in place
 	all      bool            // ask for every topic (pattern subscription)
 	maxAge   int64           // metadata.max.age.ms: refresh at least this often
@@ -32,7 +33,7 @@ type metaView struct {
 
 func newMetaView(c *Cluster, from *node, s settings, onUpdate func(), alive func() bool) *metaView {
 	return &metaView{c: c, from: from, counts: map[string]int{}, leaders: map[*Partition]int{}, epochs: map[*Partition]int32{},
-		topics: map[string]bool{}, next: c.rng.Intn(len(c.brokers)), backoff: s.int("retry.backoff.ms"), timeout: s.int("request.timeout.ms"),
+		topics: map[string]bool{}, deleted: map[string]bool{}, next: c.rng.Intn(len(c.brokers)), backoff: s.int("retry.backoff.ms"), timeout: s.int("request.timeout.ms"),
 		maxAge: s.int("metadata.max.age.ms"), onUpdate: onUpdate, alive: alive}
 }
 
@@ -140,11 +141,15 @@ func (m *metaView) apply(resp []topicMeta) {
 	}
 	missing := false
 	for _, tm := range resp {
+		if tm.err == "UNKNOWN_TOPIC_OR_PARTITION" {
+			m.forget(tm.name)
+		}
 		if tm.err != "" {
 			missing = true
 			continue
 		}
 		m.counts[tm.name] = tm.parts[len(tm.parts)-1].p.ID + 1
+		delete(m.deleted, tm.name)
 		for _, pm := range tm.parts {
 			if old, ok := m.epochs[pm.p]; ok && pm.epoch < old && m.c.preset.clientEpochs {
 				// KIP-320: a broker with stale metadata (a deposed leader
@@ -158,8 +163,39 @@ func (m *metaView) apply(resp []topicMeta) {
 			}
 		}
 	}
+	if m.all {
+		// A full answer replaces the client's view (Metadata.update): a
+		// topic missing from it that no longer exists was deleted.
+		listed := map[string]bool{}
+		for _, tm := range resp {
+			listed[tm.name] = true
+		}
+		for _, name := range slices.Sorted(maps.Keys(m.counts)) {
+			if t := m.c.topics[name]; !listed[name] && (t == nil || t.gone()) {
+				m.forget(name)
+			}
+		}
+	}
 	if missing {
 		m.c.after(m.backoff, m.refresh)
 	}
 	m.onUpdate()
+}
+
+// forget drops a topic the brokers no longer know (deleted): its
+// partition count and its partitions' leaders, so the producer holds its
+// batches for it (no leader) until they expire and a group's leader sees
+// the subscription change and rebalances.
+func (m *metaView) forget(topic string) {
+	if _, known := m.counts[topic]; !known {
+		return
+	}
+	delete(m.counts, topic)
+	m.deleted[topic] = true
+	for p := range m.leaders {
+		if p.Topic.Name == topic && p.Topic.gone() {
+			delete(m.leaders, p)
+			delete(m.epochs, p)
+		}
+	}
 }

@@ -47,6 +47,8 @@ type Cluster struct {
 	topics    map[string]*Topic
 	order     []*Topic // creation order
 	nparts    int
+	created   int            // topics ever created (Topic.seq)
+	deletions map[string]int // topics deleted, by name (Topic.gen)
 	md        *metadata
 	ext       *extConns   // outside clients' connections
 	restoring *restoreBuf // a restore whose parts are coming (restore_cmd.go)
@@ -111,6 +113,7 @@ func New(opts Options) (*Cluster, error) {
 		conf:      baseSettings(p),
 		userSet:   map[string]string{},
 		topics:    map[string]*Topic{},
+		deletions: map[string]int{},
 		producers: map[string]*Producer{},
 		consumers: map[string]*Consumer{},
 		history:   newHistory(),
@@ -237,6 +240,9 @@ func (c *Cluster) Partition(name string) (*Partition, error) {
 		return nil, err
 	}
 	tp := c.topics[t]
+	if tp == nil && c.deletions[t] > 0 {
+		return nil, fmt.Errorf("unknown topic %q: it was deleted (topic delete)", t)
+	}
 	if tp == nil {
 		return nil, fmt.Errorf("unknown topic %q", t)
 	}

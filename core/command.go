@@ -26,6 +26,18 @@ type AlterTopic struct {
 	Partitions int    `json:"partitions"`
 }
 
+// DeleteTopic deletes a topic (kafka-topics.sh --delete,
+// Admin.deleteTopics). ZooKeeper mode marks it for deletion
+// (/admin/delete_topics/NAME) and the controller's TopicDeletionManager
+// deletes it when every replica's broker has confirmed, waiting for an
+// offline broker to come back; KRaft writes a RemoveTopicRecord and the
+// topic is gone at once, brokers dropping their replicas as they learn it.
+// Refused with TOPIC_DELETION_DISABLED while delete.topic.enable is false
+// (the default before Kafka 1.0, KAFKA-5384).
+type DeleteTopic struct {
+	Topic string `json:"topic"`
+}
+
 // Set changes cluster-wide defaults by Kafka's config names (broker, topic,
 // producer and consumer keys, and the simulator's own keys such as
 // net.latency.ms). Keys are applied in sorted order.
@@ -160,6 +172,7 @@ type Settle struct {
 
 func (CreateTopic) Kind() string   { return "topic_create" }
 func (AlterTopic) Kind() string    { return "topic_alter" }
+func (DeleteTopic) Kind() string   { return "topic_delete" }
 func (Set) Kind() string           { return "set" }
 func (NewProducer) Kind() string   { return "producer" }
 func (Produce) Kind() string       { return "produce" }

@@ -27,6 +27,7 @@ type brokerConf struct {
 	numPartitions      int
 	defaultRF          int
 	autoCreate         bool
+	deleteTopicEnable  bool
 	latency, jitter    int64
 	dirtyExpireMs      int64
 	writebackMs        int64
@@ -57,6 +58,7 @@ func newBrokerConf(s settings) brokerConf {
 		numPartitions:      int(s.int("num.partitions")),
 		defaultRF:          int(s.int("default.replication.factor")),
 		autoCreate:         s.bool("auto.create.topics.enable"),
+		deleteTopicEnable:  s.bool("delete.topic.enable"),
 		latency:            s.int("net.latency.ms"),
 		jitter:             s.int("net.jitter.ms"),
 		dirtyExpireMs:      s.int("os.dirty.expire.ms"),

@@ -95,8 +95,11 @@ func (m *member) ensure() {
 	}
 	k.meta.wantAll(k.subscription())
 	for _, t := range k.topics {
-		if k.meta.counts[t] == 0 {
-			return // the consumer joins once it knows its topics (onMetadata calls ensure again)
+		if k.meta.counts[t] == 0 && !k.meta.deleted[t] {
+			// The consumer joins once it knows its topics (onMetadata
+			// calls ensure again); a topic it saw deleted does not hold
+			// it back (the Java consumer joins with whatever exists).
+			return
 		}
 	}
 	if m.coord < 0 {

@@ -200,7 +200,7 @@ func (k *Consumer) handOut(p *Partition, base int64, recs []log.Record) {
 	c := k.c
 	if !c.history.off {
 		for j, rec := range recs {
-			c.history.consume(Delivery{Consumer: k.Name, Group: k.Group, Partition: p.Name, Offset: base + int64(j), Value: rec.Value, At: c.now, Session: k.session})
+			c.history.consume(Delivery{Consumer: k.Name, Group: k.Group, Partition: p.Name, Offset: base + int64(j), Value: rec.Value, At: c.now, Session: k.session, Gen: p.Topic.gen})
 		}
 	}
 	if !c.quiet {

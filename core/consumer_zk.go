@@ -245,7 +245,7 @@ func (z *zkMember) commit(done func()) {
 			old, had := md.zk.get(path)
 			val := strconv.FormatInt(offs[p], 10)
 			md.zk.set(path, val)
-			k.c.history.commit(CommitRecord{Group: k.Group, Partition: p.Name, Offset: offs[p], At: k.c.now, LogOffset: -1})
+			k.c.history.commit(CommitRecord{Group: k.Group, Partition: p.Name, Offset: offs[p], At: k.c.now, LogOffset: -1, Gen: p.Topic.gen})
 			k.c.emit(Event{Type: EvCommit, Group: k.Group, Consumer: k.Name, Partition: p.Name, Offset: offs[p],
 				Detail: "written to ZooKeeper " + path, Minor: had && old == val})
 		}

@@ -8,12 +8,15 @@ func (m *metadata) onControllerFailover() {
 	}
 	var all []*Partition
 	for _, t := range m.c.order {
-		all = append(all, t.parts...)
+		if !t.gone() { // topics queued for deletion take no elections
+			all = append(all, t.parts...)
+		}
 	}
 	// Dead replicas leave the ISR; offline partitions get a leader if possible.
 	m.handleOffline(all)
 	m.propagate(all, nil) // a new controller sends everyone the full state
 	m.startZKLeaderBalance(zkFirstBalanceMs)
+	m.deletionsOnFailover()
 }
 
 // onBrokerStartup sends the returning broker its partitions (it becomes a
@@ -31,6 +34,9 @@ func (m *metadata) onBrokerStartup(id int) {
 	}
 	var mine, all []*Partition
 	for _, t := range m.c.order {
+		if t.gone() {
+			continue // queued for deletion: brokers no longer serve it
+		}
 		for _, p := range t.parts {
 			all = append(all, p)
 			if slices.Contains(p.replicas, id) {
@@ -49,6 +55,7 @@ func (m *metadata) onBrokerStartup(id int) {
 	if len(others) > 0 {
 		m.propagate(mine, others)
 	}
+	m.deletionsOnStartup(id)
 }
 
 // onBrokerFailure moves leaderships away from a dead broker and removes it
@@ -69,6 +76,9 @@ func (m *metadata) onBrokerFailure(id int) {
 	delete(m.known, id)
 	var affected []*Partition
 	for _, t := range m.c.order {
+		if t.gone() {
+			continue // onReplicasBecomeOffline leaves topics queued for deletion out
+		}
 		for _, p := range t.parts {
 			if p.state.leader == id || slices.Contains(p.state.isr, id) {
 				affected = append(affected, p)
@@ -76,6 +86,7 @@ func (m *metadata) onBrokerFailure(id int) {
 		}
 	}
 	m.propagate(m.handleOffline(affected), nil)
+	m.deletionsOnFailure(id)
 }
 
 // handleOffline removes dead brokers from ISRs and elects new leaders where

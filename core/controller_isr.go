@@ -37,6 +37,8 @@ func (m *metadata) handleAlterPartition(req alterPartitionReq) alterPartitionRes
 func (m *metadata) alterISR(p *Partition, leader int, epoch, version int32, isr []int) (int32, string) {
 	st := p.state
 	switch {
+	case p.Topic.gone():
+		return 0, "UNKNOWN_TOPIC_OR_PARTITION" // deleted, or queued for deletion
 	case st.leader != leader || st.epoch != epoch:
 		return 0, "FENCED_LEADER_EPOCH"
 	case sameSet(st.isr, isr):

@@ -201,6 +201,9 @@ func (m *metadata) rebalanceLeaders() {
 	}
 	preferred := map[int][]*Partition{}
 	for _, t := range c.order {
+		if t.gone() {
+			continue // queued for deletion: no elections (KafkaController.checkAndTriggerAutoLeaderRebalance)
+		}
 		for _, p := range t.parts {
 			preferred[p.replicas[0]] = append(preferred[p.replicas[0]], p)
 		}

@@ -61,10 +61,13 @@ func (co *coordinator) commitOffsets(req commitReq, done func(string)) {
 		}
 		if e == "" && co.groups[g.id] == g {
 			for i, p := range req.order {
+				if p.Topic.gone() {
+					continue // deleted while the commit was written (GroupMetadata.removeOffsets dropped it)
+				}
 				old, had := g.offsets[p]
 				g.offsets[p] = req.offsets[p]
 				g.committedAt[p] = at
-				co.b.c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: req.offsets[p], At: co.b.c.now, Log: g.p.Name, LogOffset: base + int64(i)})
+				co.b.c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: req.offsets[p], At: co.b.c.now, Log: g.p.Name, LogOffset: base + int64(i), Gen: p.Topic.gen})
 				co.b.c.emit(Event{Type: EvCommit, Group: g.id, Partition: p.Name, Offset: req.offsets[p], Broker: co.b.ID,
 					Detail: fmt.Sprintf("stored in %s", g.p.Name), Minor: had && old == req.offsets[p]})
 			}

@@ -62,7 +62,7 @@ func (co *coordinator) cleanupGroupMetadata() {
 				}
 				// An expiry is not a commit going backwards: the checker
 				// sees Offset -1 and compares later commits with nothing.
-				c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: -1, At: c.now, Log: logName, LogOffset: at})
+				c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: -1, At: c.now, Log: logName, LogOffset: at, Gen: p.Topic.gen})
 			}
 		})
 	}

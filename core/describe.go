@@ -82,6 +82,9 @@ func (c *Cluster) describeCluster(b *strings.Builder) {
 			fmt.Fprintf(b, "  topic %s: %d partitions (internal)\n", t.Name, len(t.parts))
 			continue
 		}
+		if t.del != nil {
+			b.WriteString("  topic " + c.deletionText(t))
+		}
 		for _, p := range t.parts {
 			c.describePartitionLine(b, p)
 		}

@@ -91,15 +91,10 @@ func (b metadataBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	done(&Reply{Metadata: resp})
 }
 
-// topicOrder is t's place in creation order.
-func topicOrder(c *Cluster, t *Topic) int {
-	for i, x := range c.order {
-		if x == t {
-			return i
-		}
-	}
-	return -1
-}
+// topicOrder is t's place in creation order over the cluster's life (a
+// deleted topic's place is not reused, so a topic created again with the
+// same name gets another id).
+func topicOrder(c *Cluster, t *Topic) int { return t.seq }
 
 // clusterID is the cluster's id, fixed by its seed (Kafka's is a random
 // base64 UUID made when the cluster is first formatted).

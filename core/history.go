@@ -13,6 +13,12 @@ type SentRecord struct {
 	Acked     bool
 	Err       string // final error if it failed
 	AckedAt   int64
+	// Gen is the generation of Partition's topic when the record was
+	// placed: how many topics of that name had been deleted before it
+	// was created (Topic.Generation). A record whose Gen is below its
+	// topic's current generation, or whose topic no longer exists, was
+	// deleted with its topic by the user, not lost by Kafka.
+	Gen int
 }
 
 // Delivery is one record a consumer's poll returned.
@@ -24,6 +30,7 @@ type Delivery struct {
 	Value     string
 	At        int64
 	Session   int // bumped whenever the consumer's position is reset or its assignment changes
+	Gen       int // the topic's generation (SentRecord.Gen)
 }
 
 // History is what clients observed. The checker and the scenario's
@@ -57,9 +64,9 @@ func (h *History) send(producer, value string, acks int, idem bool) int {
 	return id
 }
 
-func (h *History) setPartition(id int, p string) {
+func (h *History) setPartition(id int, p *Partition) {
 	if id >= 0 {
-		h.Sent[id].Partition = p
+		h.Sent[id].Partition, h.Sent[id].Gen = p.Name, p.Topic.gen
 	}
 }
 
@@ -132,6 +139,7 @@ type CommitRecord struct {
 	At        int64
 	Log       string
 	LogOffset int64
+	Gen       int // the topic's generation (SentRecord.Gen)
 }
 
 // ResetRecord is a consumer resetting its position in a partition by

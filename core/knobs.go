@@ -139,6 +139,7 @@ var knobs = map[string]knob{
 	"num.partitions":                                {scopeBroker, "1", intIn(1, 10000)},
 	"default.replication.factor":                    {scopeBroker, "1", intIn(1, 64)},
 	"auto.create.topics.enable":                     {scopeBroker, "true", isBool},
+	"delete.topic.enable":                           {scopeBroker, "true", isBool}, // false before 1.0 (KAFKA-5384)
 	// clients
 	"request.timeout.ms":                    {scopeClient, "30000", intIn(1, math.MaxInt32)},
 	"retry.backoff.ms":                      {scopeClient, "100", intIn(0, math.MaxInt32)},

@@ -146,6 +146,7 @@ var presets = map[string]*preset{
 			"auto.commit.interval.ms":          "60000",
 			"delivery.timeout.ms":              "0",
 			"offsets.retention.minutes":        "1440",
+			"delete.topic.enable":              "false",
 		},
 	},
 	"0.11": {
@@ -161,6 +162,7 @@ var presets = map[string]*preset{
 			"session.timeout.ms":             "10000",
 			"delivery.timeout.ms":            "0",
 			"offsets.retention.minutes":      "1440",
+			"delete.topic.enable":            "false",
 		},
 	},
 	"2.8": {

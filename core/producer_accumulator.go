@@ -90,7 +90,7 @@ func (p *Producer) queue(part *Partition) *pqueue {
 // batch.size allows, instead of growing record by record.
 func (p *Producer) accumulate(part *Partition, pr *precord, more int) {
 	q := p.queue(part)
-	p.c.history.setPartition(pr.id, part.Name)
+	p.c.history.setPartition(pr.id, part)
 	size := recordSize(pr.rec)
 	b := q.last()
 	if b == nil || b.closed || b.attempts > 0 || len(b.recs) > 0 && b.bytes+size > p.conf.batchSize {

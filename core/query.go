@@ -38,7 +38,7 @@ func (c *Cluster) Replica(name string) (*Replica, error) {
 // when the partition is offline or the leader has not taken over yet.
 func (c *Cluster) LeaderReplica(p *Partition) *Replica {
 	b := c.Broker(p.state.leader)
-	if b == nil {
+	if b == nil || p.Topic.gone() {
 		return nil
 	}
 	r := b.replicas[p]
@@ -52,7 +52,7 @@ func (c *Cluster) LeaderReplica(p *Partition) *Replica {
 func (c *Cluster) HW(p *Partition) (int64, error) {
 	r := c.LeaderReplica(p)
 	if r == nil {
-		return 0, fmt.Errorf("%s has no active leader", p.Name)
+		return 0, c.noLeader(p)
 	}
 	return r.hw, nil
 }
@@ -61,7 +61,7 @@ func (c *Cluster) HW(p *Partition) (int64, error) {
 func (c *Cluster) CommittedLog(p *Partition) ([]string, error) {
 	r := c.LeaderReplica(p)
 	if r == nil {
-		return nil, fmt.Errorf("%s has no active leader", p.Name)
+		return nil, c.noLeader(p)
 	}
 	var out []string
 	for _, b := range r.log.Batches(r.log.StartOffset()) {
@@ -73,6 +73,14 @@ func (c *Cluster) CommittedLog(p *Partition) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// noLeader says why p has no active leader to read.
+func (c *Cluster) noLeader(p *Partition) error {
+	if p.Topic.gone() {
+		return fmt.Errorf("%s: topic %s is marked for deletion (its partitions are no longer served)", p.Name, p.Topic.Name)
+	}
+	return fmt.Errorf("%s has no active leader", p.Name)
 }
 
 // Producer returns a producer by name, or nil.

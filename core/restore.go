@@ -117,7 +117,7 @@ func (c *Cluster) restoreTopic(rt RestoredTopic) error {
 		}
 	}
 	c.topics[t.Name] = t
-	c.order = append(c.order, t)
+	c.addTopic(t)
 	parts := c.newPartitions(t, assign)
 	maxPID := int64(-1)
 	for i, p := range parts {

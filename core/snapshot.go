@@ -34,6 +34,9 @@ type TopicView struct {
 	Name       string          `json:"name"`
 	Internal   bool            `json:"internal,omitempty"`
 	Partitions []PartitionView `json:"partitions"`
+	// Deleting: marked for deletion, not yet deleted (ZooKeeper mode;
+	// /admin/delete_topics/<name> exists). A deleted topic is not listed.
+	Deleting bool `json:"deleting,omitempty"`
 }
 
 // PartitionView is a partition as the metadata (controller) has it, and
@@ -115,7 +118,7 @@ func (c *Cluster) Snapshot() *Snapshot {
 		s.Brokers = append(s.Brokers, BrokerView{ID: b.ID, Rack: b.Rack, State: b.State()})
 	}
 	for _, t := range c.order {
-		tv := TopicView{Name: t.Name, Internal: t.Internal, Partitions: []PartitionView{}}
+		tv := TopicView{Name: t.Name, Internal: t.Internal, Partitions: []PartitionView{}, Deleting: t.del != nil}
 		for _, p := range t.parts {
 			tv.Partitions = append(tv.Partitions, c.partitionView(p))
 		}

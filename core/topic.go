@@ -18,7 +18,34 @@ type Topic struct {
 	Internal  bool // __consumer_offsets
 	conf      topicConf
 	overrides map[string]string
+	// seq is the topic's place in creation order over the cluster's life
+	// (its topic id is derived from it); gen counts the topics of this
+	// name deleted before it was created.
+	seq, gen int
+	// del is the ZooKeeper controller's deletion of the topic while
+	// /admin/delete_topics/<name> exists (nil otherwise); deleted is set
+	// once the topic is gone (ZK: its znodes removed; KRaft: its
+	// RemoveTopicRecord written). A deleted topic is in no map of the
+	// cluster's; what still points at it (a replica on a broker that was
+	// down, a producer's batch) finds it deleted.
+	del     *topicDeletion
+	deleted bool
 }
+
+// Deleting reports whether the topic is marked for deletion and not yet
+// deleted (ZooKeeper mode: /admin/delete_topics/<name> exists).
+func (t *Topic) Deleting() bool { return t.del != nil }
+
+// Deleted reports whether the topic was deleted.
+func (t *Topic) Deleted() bool { return t.deleted }
+
+// Generation is how many topics of this name were deleted before this
+// one was created (History records carry it: SentRecord.Gen).
+func (t *Topic) Generation() int { return t.gen }
+
+// gone reports whether the topic is deleted or being deleted: its
+// partitions take no elections, ISR changes or new replicas.
+func (t *Topic) gone() bool { return t.deleted || t.del != nil }
 
 // Partition is one partition's identity, assignment and the authoritative
 // state the metadata service holds for it (the partition state znode in ZK

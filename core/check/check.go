@@ -78,7 +78,8 @@ func All(c *core.Cluster) []Violation {
 // LostRecords returns acknowledged records (acks=1 or all) whose offset on
 // the partition's current leader no longer holds them, in send order.
 // Records of partitions without an active leader are not judged, nor are
-// records deleted by retention.
+// records deleted by retention, nor records of a topic the user deleted
+// (see Deleted).
 func LostRecords(c *core.Cluster) []core.SentRecord {
 	var out []core.SentRecord
 	h := c.History()
@@ -87,8 +88,8 @@ func LostRecords(c *core.Cluster) []core.SentRecord {
 			continue
 		}
 		p, err := c.Partition(s.Partition)
-		if err != nil {
-			continue
+		if err != nil || p.Topic.Generation() != s.Gen {
+			continue // deleted with its topic (by the user, not by Kafka)
 		}
 		r := c.LeaderReplica(p)
 		if r == nil || s.Offset < r.Log().StartOffset() {
@@ -100,6 +101,32 @@ func LostRecords(c *core.Cluster) []core.SentRecord {
 		}
 	}
 	return out
+}
+
+// Deleted returns the acknowledged records that went with a topic the user
+// deleted (topic delete, DeleteTopics): their topic is gone, marked for
+// deletion, or was created again since they were written. They are not
+// lost: Kafka deleted them because it was asked to.
+func Deleted(c *core.Cluster) []core.SentRecord {
+	var out []core.SentRecord
+	for _, s := range c.History().Sent {
+		if !s.Acked || s.Partition == "" {
+			continue
+		}
+		p, err := c.Partition(s.Partition)
+		if err != nil && c.Topic(topicOf(s.Partition)) == nil || err == nil && (p.Topic.Generation() != s.Gen || p.Topic.Deleting()) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// topicOf is the topic of partition name "topic-N".
+func topicOf(partition string) string {
+	if i := strings.LastIndexByte(partition, '-'); i > 0 {
+		return partition[:i]
+	}
+	return partition
 }
 
 // LostViolations reports LostRecords grouped by partition.
@@ -224,7 +251,10 @@ func clip(v string, from int) string {
 // that were acked at offsets in the other order. Lost records are left out:
 // their acked offsets no longer say where they are.
 func Reorders(c *core.Cluster) []Violation {
-	type key struct{ producer, partition string }
+	type key struct {
+		producer, partition string
+		gen                 int // a topic created again starts at offset 0
+	}
 	last := map[key]core.SentRecord{}
 	lost := map[int]bool{}
 	for _, s := range LostRecords(c) {
@@ -235,7 +265,7 @@ func Reorders(c *core.Cluster) []Violation {
 		if !s.Acked || s.Offset < 0 || lost[s.ID] {
 			continue
 		}
-		k := key{s.Producer, s.Partition}
+		k := key{s.Producer, s.Partition, s.Gen}
 		if prev, ok := last[k]; ok && s.Offset < prev.Offset {
 			out = append(out, Violation{Kind: Reorder, Partition: s.Partition, Values: []string{prev.Value, s.Value},
 				Detail: fmt.Sprintf("%s sent %s before %s, but they are at offsets %d and %d", s.Producer, prev.Value, s.Value, prev.Offset, s.Offset)})
@@ -370,10 +400,13 @@ func inEpochs(cs []idEpoch) bool {
 // and partition no offset twice; per consumer, partition and session
 // offsets strictly increasing.
 func Deliveries(c *core.Cluster) []Violation {
-	type gk struct{ owner, partition string }
+	type gk struct {
+		owner, partition string
+		gen              int // a topic created again starts at offset 0
+	}
 	type ck struct {
 		consumer, partition string
-		session             int
+		session, gen        int
 	}
 	seen := map[gk]map[int64]bool{}
 	last := map[ck]int64{}
@@ -385,7 +418,7 @@ func Deliveries(c *core.Cluster) []Violation {
 		if owner == "" {
 			owner = "consumer " + d.Consumer
 		}
-		g := gk{owner, d.Partition}
+		g := gk{owner, d.Partition, d.Gen}
 		if seen[g] == nil {
 			seen[g] = map[int64]bool{}
 		}
@@ -396,7 +429,7 @@ func Deliveries(c *core.Cluster) []Violation {
 			redelivered[g] = append(redelivered[g], d.Value)
 		}
 		seen[g][d.Offset] = true
-		k := ck{d.Consumer, d.Partition, d.Session}
+		k := ck{d.Consumer, d.Partition, d.Session, d.Gen}
 		if prev, ok := last[k]; ok && d.Offset <= prev {
 			out = append(out, Violation{Kind: DeliveryOrder, Partition: d.Partition, Values: []string{d.Value},
 				Detail: fmt.Sprintf("%s got offset %d after offset %d", d.Consumer, d.Offset, prev)})
@@ -417,11 +450,14 @@ func Deliveries(c *core.Cluster) []Violation {
 // commit starts afresh. One violation per group partition.
 func OffsetRegressions(c *core.Cluster) []Violation {
 	h := c.History()
-	type key struct{ group, partition string }
+	type key struct {
+		group, partition string
+		gen              int // a topic created again starts at offset 0
+	}
 	byKey := map[key][]core.CommitRecord{}
 	var order []key
 	for _, cm := range h.Commits {
-		k := key{cm.Group, cm.Partition}
+		k := key{cm.Group, cm.Partition, cm.Gen}
 		cs, ok := byKey[k]
 		if !ok {
 			order = append(order, k)

@@ -128,6 +128,8 @@ func FormatCommand(cmd core.Command) (string, error) {
 		return formatCreateTopic(x)
 	case core.AlterTopic:
 		return join("topic alter", x.Topic, "partitions="+strconv.Itoa(x.Partitions))
+	case core.DeleteTopic:
+		return join("topic delete", x.Topic)
 	case core.Set:
 		if len(x.Configs) == 0 {
 			return "", fmt.Errorf("format: set with nothing to set")

@@ -11,9 +11,10 @@ import (
 var usage = map[string]string{
 	"cluster":      "cluster brokers=N [seed=N] [version=" + strings.Join(core.VersionNames(), "|") + "] [metadata=" + strings.Join(core.Accepted().MetadataModes, "|") + "] [racks=R,R,...]",
 	"set":          "set KEY=VALUE ...",
-	"topic":        "topic create NAME partitions=N rf=N [KEY=VALUE ...] or topic alter NAME partitions=N",
+	"topic":        "topic create NAME partitions=N rf=N [KEY=VALUE ...], topic alter NAME partitions=N or topic delete NAME",
 	"topic create": "topic create NAME partitions=N rf=N [min.insync.replicas=N] [assign=1,2,3/2,3,1/...]",
 	"topic alter":  "topic alter NAME partitions=N",
+	"topic delete": "topic delete NAME",
 	"producer":     "producer NAME [acks=0|1|all] [retries=N] [max.in.flight=N] [idempotence=true|false] [linger.ms=N] [partitioner=" + alternatives("partitioner") + "] [CLIENT.CONFIG=VALUE ...]",
 	"produce":      "produce PRODUCER TOPIC value=V [key=K] [partition=N] [count=N]",
 	"consumer":     "consumer NAME [group=G] [topics=T,...] [instance=ID] [assignor=" + alternatives("partition.assignment.strategy") + "] [auto.commit=true|false] [auto.commit.interval.ms=N] [offset.reset=" + alternatives("auto.offset.reset") + "] [session.timeout.ms=N] [poll=auto|manual] [CLIENT.CONFIG=VALUE ...]",
@@ -157,9 +158,9 @@ func parseSet(p *lineParser, st *Step) error {
 	return nil
 }
 
-// parseTopic parses `topic create ...` and `topic alter ...`.
+// parseTopic parses `topic create ...`, `topic alter ...` and `topic delete ...`.
 func parseTopic(p *lineParser, st *Step) error {
-	sub, err := p.arg(1, "create or alter", usage["topic"])
+	sub, err := p.arg(1, "create, alter or delete", usage["topic"])
 	if err != nil {
 		return err
 	}
@@ -168,8 +169,28 @@ func parseTopic(p *lineParser, st *Step) error {
 		return parseTopicCreate(p, st)
 	case "alter":
 		return parseTopicAlter(p, st)
+	case "delete":
+		return parseTopicDelete(p, st)
 	}
-	return p.errAt(sub, "unknown topic command %q (want create or alter)", sub.s)
+	return p.errAt(sub, "unknown topic command %q (want create, alter or delete)", sub.s)
+}
+
+// parseTopicDelete parses `topic delete NAME`.
+func parseTopicDelete(p *lineParser, st *Step) error {
+	const verb = "topic delete"
+	name, err := p.arg(2, "topic NAME", usage[verb])
+	if err != nil {
+		return err
+	}
+	c := core.DeleteTopic{}
+	if c.Topic, err = p.topic(name); err != nil {
+		return err
+	}
+	if _, err := p.options(p.words[3:], verb, nil, passNone); err != nil {
+		return err
+	}
+	st.Cmd = c
+	return nil
 }
 
 var topicCreateOpts = []optSpec{
