@@ -46,6 +46,9 @@ type Broker struct {
 	parked     []*parkedFetch
 	frozen     []func() // work that arrived while paused, in order
 	groups     *coordinator
+	// deleteWaits are outside clients' DeleteTopics waiting for their
+	// topics to leave the metadata cache (external_delete_topics.go).
+	deleteWaits []*deleteWait
 }
 
 func newBroker(c *Cluster, id int, rack string) *Broker {
@@ -66,6 +69,7 @@ func (b *Broker) resetVolatile() {
 	b.fetchers = map[int]*fetcher{}
 	b.parked = nil
 	b.frozen = nil
+	b.deleteWaits = nil
 	b.groups = newCoordinator(b)
 	for _, r := range b.replicas {
 		r.resetVolatile()

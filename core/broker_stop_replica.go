@@ -42,6 +42,9 @@ func (b *Broker) forgetPartitions(parts []*Partition) {
 	if len(dropped) > 0 && b.groups != nil {
 		b.groups.onPartitionsDeleted(dropped)
 	}
+	if len(dropped) > 0 {
+		b.checkDeleteWaits()
+	}
 }
 
 // deleteReplicas is ReplicaManager.stopReplicas with deletePartition=true:

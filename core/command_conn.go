@@ -61,6 +61,7 @@ type BrokerRequest struct {
 	SyncGroup            *SyncGroupRequest            `json:"syncGroup,omitempty"`
 	Heartbeat            *HeartbeatRequest            `json:"heartbeat,omitempty"`
 	LeaveGroup           *LeaveGroupRequest           `json:"leaveGroup,omitempty"`
+	DeleteTopics         *DeleteTopicsRequest         `json:"deleteTopics,omitempty"`
 	Other                *OtherRequest                `json:"other,omitempty"`
 }
 

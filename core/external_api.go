@@ -207,5 +207,6 @@ type Reply struct {
 	SyncGroup            *SyncGroupResponse            `json:"syncGroup,omitempty"`
 	Heartbeat            *GroupErrorResponse           `json:"heartbeat,omitempty"`
 	LeaveGroup           *GroupErrorResponse           `json:"leaveGroup,omitempty"`
+	DeleteTopics         *DeleteTopicsResponse         `json:"deleteTopics,omitempty"`
 	Other                *OtherResponse                `json:"other,omitempty"`
 }

@@ -38,6 +38,7 @@ func (x BrokerRequest) body() (extBody, error) {
 	add(x.SyncGroup != nil, syncGroupBody{x.SyncGroup})
 	add(x.Heartbeat != nil, heartbeatBody{x.Heartbeat})
 	add(x.LeaveGroup != nil, leaveGroupBody{x.LeaveGroup})
+	add(x.DeleteTopics != nil, deleteTopicsBody{x.DeleteTopics})
 	add(x.Other != nil, otherBody{x.Other})
 	if len(set) != 1 {
 		return nil, errors.New("want exactly one request body (produce, fetch, metadata, ...)")
@@ -99,6 +100,11 @@ func (x *BrokerRequest) cloneMore() {
 		cp := *l
 		cp.MemberIDs = slices.Clone(l.MemberIDs)
 		x.LeaveGroup = &cp
+	}
+	if d := x.DeleteTopics; d != nil {
+		cp := *d
+		cp.Topics = slices.Clone(d.Topics)
+		x.DeleteTopics = &cp
 	}
 	if o := x.Other; o != nil {
 		cp := *o

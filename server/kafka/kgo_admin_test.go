@@ -11,8 +11,8 @@ import (
 )
 
 // TestAdminRequests: topics are created and grown through the wire
-// protocol with Kafka's errors, deletion is refused as a broker with
-// delete.topic.enable=false would, and groups are listed and described
+// protocol with Kafka's errors, deleted by topic id (DeleteTopics v6;
+// kgo_delete_test.go has the rest of deletion), and groups are listed and described
 // by their coordinator.
 func TestAdminRequests(t *testing.T) {
 	b := threeBrokers(t, "3.9", "kraft")
@@ -63,11 +63,28 @@ func TestAdminRequests(t *testing.T) {
 	if n != 6 {
 		t.Fatalf("made has %d partitions, want 6", n)
 	}
+	// DeleteTopics v6 names topics by id (KIP-516): an id no topic has is
+	// UNKNOWN_TOPIC_ID; a known one deletes its topic.
+	if r := create("byid", 1, 3); r.ErrorCode != 0 {
+		t.Fatalf("create byid: %+v", r)
+	}
+	var id [16]byte
+	b.Do(ctx, func(c *core.Cluster) { id, _ = c.TopicID("byid") })
 	dt := kmsg.NewPtrDeleteTopicsRequest()
-	dt.TopicNames = []string{"made"}
-	dt.Version = 4
-	if resp, err := dt.RequestWith(ctx, cl); err != nil || resp.Topics[0].ErrorCode != 73 {
-		t.Fatalf("delete: %v %+v", err, resp)
+	dt.Version, dt.TimeoutMillis = 6, 5000
+	for _, x := range [][16]byte{{1, 2, 3}, id} {
+		rt := kmsg.NewDeleteTopicsRequestTopic()
+		rt.TopicID = x
+		dt.Topics = append(dt.Topics, rt)
+	}
+	resp, err := dt.RequestWith(ctx, cl)
+	if err != nil || len(resp.Topics) != 2 || resp.Topics[0].ErrorCode != 100 || resp.Topics[1].ErrorCode != 0 || resp.Topics[1].Topic == nil || *resp.Topics[1].Topic != "byid" {
+		t.Fatalf("delete by id: %v %+v, want UNKNOWN_TOPIC_ID then byid deleted", err, resp)
+	}
+	var left bool
+	b.Do(ctx, func(c *core.Cluster) { left = c.Topic("byid") != nil })
+	if left {
+		t.Fatal("byid still exists after its deletion by id")
 	}
 
 	// A group member, then ListGroups and DescribeGroups at its coordinator.
