@@ -58,6 +58,10 @@ func (ld *loader) remove(p string) {
 	})
 }
 
+func (ld *loader) removeAll(p string) {
+	ld.later = append(ld.later, func() error { return os.RemoveAll(p) })
+}
+
 // finish makes the file changes and says what recovery did.
 func (ld *loader) finish() error {
 	for _, f := range ld.later {
@@ -110,7 +114,14 @@ func (ld *loader) broker(c *core.Cluster, id int) (*brokerFiles, error) {
 		ld.remove(marker) // LogManager deletes it once the logs are loaded
 	}
 	for _, e := range ents {
-		if e.IsDir() {
+		switch {
+		case e.IsDir() && isDeleteDir(e.Name()):
+			// A deleted partition's log, renamed by LogManager.asyncDelete
+			// and not yet removed: LogManager.loadLogs schedules it for
+			// deletion instead of loading it.
+			ld.note("data dir: %s is a deleted partition's log: removed", filepath.Join(rel, e.Name()))
+			ld.removeAll(filepath.Join(dir, e.Name()))
+		case e.IsDir():
 			bf.dirs = append(bf.dirs, e.Name())
 		}
 	}

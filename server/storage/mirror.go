@@ -36,6 +36,7 @@ type repState struct {
 	start    int64
 	seen     bool // touched by the current observation
 	fast     fastKey
+	topicID  [16]byte // the replica's topic (a topic created again with the name is another)
 }
 
 // fastKey is what changes whenever anything a replica's files hold does:
@@ -84,10 +85,16 @@ func (s *Store) observe(c *core.Cluster, evs []core.Event) {
 				}
 				k := repKey{id, p.Name}
 				st := s.reps[k]
+				tid, _ := c.TopicID(t.Name)
+				if st != nil && st.topicID != tid && st.topicID != ([16]byte{}) {
+					// The directory holds a deleted topic's log and a new
+					// topic took the name between two observations.
+					ops = append(ops, op{kind: opDeleteDir, dir: st.dir})
+					st = nil
+				}
 				if st == nil {
-					st = &repState{hw: -1, dir: dirOf(k)}
+					st = &repState{hw: -1, dir: dirOf(k), topicID: tid}
 					s.reps[k] = st
-					tid, _ := c.TopicID(t.Name)
 					ops = append(ops, op{kind: opMkdir, dir: dirOf(k), data: partitionMetadata(tid)})
 					st.view = r.Log()
 					st.rewrites = st.view.Rewrites()
@@ -115,7 +122,11 @@ func (s *Store) observe(c *core.Cluster, evs []core.Event) {
 	}
 	for k, st := range s.reps {
 		if !st.seen {
-			ops = append(ops, op{kind: opRemoveDir, dir: dirOf(k)})
+			// The replica is gone: its topic was deleted. Kafka renames
+			// the log's directory <topic>-<n>.<id>-delete
+			// (LogManager.asyncDelete) and removes it after
+			// file.delete.delay.ms.
+			ops = append(ops, op{kind: opDeleteDir, dir: dirOf(k)})
 			delete(s.reps, k)
 			dirty[k.broker] = true
 			continue
@@ -146,7 +157,7 @@ func (s *Store) metaChanged(c *core.Cluster, evs []core.Event) bool {
 	}
 	for i := range evs {
 		switch evs[i].Type {
-		case core.EvTopic, core.EvTopicAlter, core.EvLeader, core.EvISR:
+		case core.EvTopic, core.EvTopicAlter, core.EvTopicDelete, core.EvLeader, core.EvISR:
 			return true
 		}
 	}

@@ -199,7 +199,8 @@ func (s *Store) adopt(c *core.Cluster, loaded []repKey) {
 			continue
 		}
 		v := r.Log()
-		st := &repState{view: v, rewrites: v.Rewrites(), hw: -1, dir: dirOf(k)}
+		tid, _ := c.TopicID(t)
+		st := &repState{view: v, rewrites: v.Rewrites(), hw: -1, dir: dirOf(k), topicID: tid}
 		for i := 0; i < v.NumSegments(); i++ {
 			ref := v.SegmentRef(i)
 			st.segs = append(st.segs, segState{base: ref.Base, batches: ref.Batches, size: ref.Size})

@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -62,7 +64,14 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Now is the wall clock (time.Now if nil).
 	Now func() time.Time
+	// FileDeleteDelay is how long a deleted replica's renamed directory
+	// (<topic>-<n>.<id>-delete) stays before it is removed: Kafka's
+	// file.delete.delay.ms, 60 s if 0.
+	FileDeleteDelay time.Duration
 }
+
+// defaultFileDeleteDelay is file.delete.delay.ms's default.
+const defaultFileDeleteDelay = 60 * time.Second
 
 // Open makes a store for dir, creating it if needed. It reads nothing
 // yet: Restore does.
@@ -79,8 +88,11 @@ func Open(dir string, o Options) (*Store, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.FileDeleteDelay <= 0 {
+		o.FileDeleteDelay = defaultFileDeleteDelay
+	}
 	s := &Store{dir: dir, logf: o.Logf, now: o.Now, ops: make(chan opList, opsQueue), done: make(chan struct{}), quit: make(chan struct{})}
-	s.w = writer{root: dir, files: map[string]*os.File{}, logf: o.Logf}
+	s.w = writer{root: dir, files: map[string]*os.File{}, logf: o.Logf, delay: o.FileDeleteDelay, now: o.Now, unique: uniqueID}
 	go s.write()
 	return s, nil
 }
@@ -173,11 +185,32 @@ func (s *Store) Close() error {
 	return s.Err()
 }
 
+// uniqueID is a random UUID's 32 hex digits (UUID.randomUUID without
+// dashes), as LocalLog.logDeleteDirName names a deleted log.
+func uniqueID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
 func (s *Store) write() {
 	defer close(s.done)
 	defer s.w.closeAll()
+	due := time.NewTimer(time.Hour)
+	due.Stop()
+	arm := func() {
+		next, err := s.w.removeDue()
+		if err != nil {
+			s.logf("data dir %s: %v", s.dir, err)
+		}
+		if !next.IsZero() {
+			due.Reset(max(next.Sub(s.now()), time.Millisecond))
+		}
+	}
 	for {
 		select {
+		case <-due.C:
+			arm()
 		case l := <-s.ops:
 			for i := range l.ops {
 				if s.Err() != nil {
@@ -189,6 +222,7 @@ func (s *Store) write() {
 					s.logf("%v", err)
 				}
 			}
+			arm()
 			if l.sync != nil {
 				close(l.sync)
 			}

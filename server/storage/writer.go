@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/kafkasim/kafkasim/core/log"
 )
@@ -22,7 +23,7 @@ const (
 	opDeleteSeg               // remove the segment's three files
 	opSync                    // fsync the segment's files
 	opClear                   // remove every file of a replica directory
-	opRemoveDir               // remove a replica directory
+	opDeleteDir               // a deleted replica: rename its directory <dir>.<id>-delete, remove it later
 	opWipe                    // remove every broker directory (the cluster was replaced)
 	opClose                   // fsync everything, leave .kafka_cleanshutdown
 )
@@ -47,7 +48,23 @@ type writer struct {
 	files map[string]*os.File // open segment files by relative path
 	buf   []byte
 	logf  func(string, ...any)
+	// doomed are deleted replicas' renamed directories waiting for
+	// file.delete.delay.ms (LogManager's logsToBeDeleted), oldest first.
+	doomed []doomedDir
+	delay  time.Duration
+	now    func() time.Time
+	unique func() string
 }
+
+// doomedDir is a renamed directory and when to remove it.
+type doomedDir struct {
+	rel string
+	at  time.Time
+}
+
+// maxDoomed bounds the renamed directories waiting for removal; past it
+// the oldest is removed at once.
+const maxDoomed = 10_000
 
 func (w *writer) path(rel string) string { return filepath.Join(w.root, rel) }
 
@@ -143,11 +160,24 @@ func (w *writer) apply(o *op, offset int64) error {
 				return err
 			}
 		}
-	case opClear, opRemoveDir:
+	case opDeleteDir:
 		w.forgetUnder(o.dir)
-		if o.kind == opRemoveDir {
-			return os.RemoveAll(w.path(o.dir))
+		to := deleteDirName(o.dir, w.unique())
+		if err := os.Rename(w.path(o.dir), w.path(to)); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
 		}
+		if len(w.doomed) >= maxDoomed {
+			if err := w.removeDoomed(w.doomed[0]); err != nil {
+				return err
+			}
+			w.doomed = w.doomed[1:]
+		}
+		w.doomed = append(w.doomed, doomedDir{rel: to, at: w.now().Add(w.delay)})
+	case opClear:
+		w.forgetUnder(o.dir)
 		ents, err := os.ReadDir(w.path(o.dir))
 		if err != nil {
 			return err
@@ -191,6 +221,42 @@ func (w *writer) apply(o *op, offset int64) error {
 		}
 	}
 	return nil
+}
+
+// deleteSuffix ends a deleted log's directory name (UnifiedLog.DeleteDirSuffix).
+const deleteSuffix = "-delete"
+
+// deleteDirName is LocalLog.logDeleteDirName: <topic>-<n>.<32 hex>-delete
+// next to the log's directory.
+func deleteDirName(dir, unique string) string { return dir + "." + unique + deleteSuffix }
+
+// isDeleteDir reports whether a directory name is a deleted log's.
+func isDeleteDir(name string) bool {
+	base, ok := strings.CutSuffix(name, deleteSuffix)
+	i := strings.LastIndexByte(base, '.')
+	return ok && i > 0 && len(base)-i-1 == 32
+}
+
+// removeDue removes the renamed directories whose delay has passed (the
+// kafka-delete-logs task) and returns when the next one is due (zero:
+// none waiting).
+func (w *writer) removeDue() (time.Time, error) {
+	now := w.now()
+	for len(w.doomed) > 0 && !w.doomed[0].at.After(now) {
+		if err := w.removeDoomed(w.doomed[0]); err != nil {
+			return time.Time{}, err
+		}
+		w.doomed = w.doomed[1:]
+	}
+	if len(w.doomed) == 0 {
+		return time.Time{}, nil
+	}
+	return w.doomed[0].at, nil
+}
+
+func (w *writer) removeDoomed(d doomedDir) error {
+	w.logf("data dir: %s removed (file.delete.delay.ms passed)", d.rel)
+	return os.RemoveAll(w.path(d.rel))
 }
 
 // cleanShutdownFile is LogLoader's CleanShutdownFileHandler marker.
