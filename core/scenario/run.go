@@ -77,6 +77,10 @@ func (r *Runner) summary() {
 		return
 	}
 	r.res.Violations = check.All(r.c)
+	if n := len(check.Deleted(r.c)); n > 0 {
+		// Said apart, so nobody takes them for lost or forgets them.
+		fmt.Fprintf(&r.out, "checker: %d acknowledged record(s) went with a deleted topic (not lost: deleted by the user)\n", n)
+	}
 	if len(r.res.Violations) == 0 {
 		r.out.WriteString("checker: no violations\n")
 		return
