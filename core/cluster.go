@@ -21,6 +21,7 @@ const (
 	MaxPollTimeout = 3600 * 1000
 	MaxNetDelay    = 3600 * 1000
 	maxEvents      = 1 << 20 // undrained events kept; older ones are dropped
+	eventsHint     = 128     // the most events a new event list starts with room for (less waste when a drain brings fewer)
 	maxHeld        = 100_000 // messages queued at a paused broker
 	// maxTimersPerMs bounds the work of one virtual millisecond: more means
 	// something reschedules itself with no delay.
@@ -58,6 +59,7 @@ type Cluster struct {
 	clients   []client // creation order
 
 	events  []Event
+	evHint  int // how many events the last Events call returned (at most eventsHint): the next list's starting capacity
 	evSeq   uint64
 	dropped uint64 // events dropped past maxEvents
 	quiet   bool   // no events at all (benchmarks)
@@ -160,6 +162,7 @@ func (c *Cluster) History() *History { return c.history }
 func (c *Cluster) Events() []Event {
 	ev := c.events
 	c.events = nil
+	c.evHint = min(len(ev), eventsHint)
 	return ev
 }
 
@@ -197,6 +200,12 @@ func (c *Cluster) emit(e Event) {
 		e.Minor = true // internal topics: replication detail
 	}
 	e.At = c.now
+	if c.events == nil && c.evHint > 0 {
+		// A caller that drains often (a room, every op and tick) gets
+		// about as many each time: one list of that size instead of
+		// append's doublings from one, each copying 616-byte events.
+		c.events = make([]Event, 0, c.evHint+c.evHint/4)
+	}
 	c.events = append(c.events, e)
 }
 

@@ -227,7 +227,11 @@ func (s *loopState) drain() {
 	if s.c == nil {
 		return
 	}
-	s.pending = append(s.pending, s.c.Events()...)
+	if evs := s.c.Events(); len(s.pending) == 0 {
+		s.pending = evs // the cluster's list, which it forgets: no copy
+	} else {
+		s.pending = append(s.pending, evs...)
+	}
 	s.r.nowAtom.Store(s.c.Now())
 	if len(s.pending) == 0 && !s.reset {
 		return
@@ -239,7 +243,11 @@ func (s *loopState) drain() {
 	for _, h := range s.hooks {
 		h(s.c, b)
 	}
-	s.unsent = append(s.unsent, evs...)
+	if len(s.unsent) == 0 {
+		s.unsent = evs // the hooks have had them; nothing else holds the list
+	} else {
+		s.unsent = append(s.unsent, evs...)
+	}
 }
 
 // sendUnsent streams the events not sent yet as one batch (a batch with
