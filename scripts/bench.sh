@@ -245,7 +245,11 @@ fi
 # all, bounded by the topic's retention, not by what was written; and the
 # resident memory of `kafkasim serve` in a process of its own after as
 # many records (cmd/kafkasim BenchmarkKafkaServerMemory): the server's
-# alone, where the figures before count the clients in the same process.
+# alone, where the figures before count the clients in the same process;
+# with the CPU time each side spent a record (the server's from /proc, the
+# clients' in the benchmark's own process), which splits the in-process
+# figure: franz-go's producer and consumer are most of it for kafkasim and
+# kfake alike, so a change to the server moves that figure by its share only.
 KRECS=${BENCH_KAFKA_RECORDS:-200000}
 KROUNDS=${BENCH_KAFKA_ROUNDS:-5}
 MRECS=${BENCH_KAFKA_MEM_RECORDS:-5000000}
@@ -289,6 +293,8 @@ if [[ -n $sline ]]; then
 	echo "kafkasim serve in its own process (no client in it), $MRECS records"
 	row "server RSS at a fifth" "$(kv server-rss-fifth-MiB "$sline") MiB"
 	row "server RSS at the end" "$(kv server-rss-MiB "$sline") MiB ($(kv server-peak-rss-MiB "$sline") peak)"
+	row "server CPU/record" "$(awk -v n="$(kv server-cpu-ns/rec "$sline")" 'BEGIN { printf "%.0f ns", n }')"
+	row "client CPU/record" "$(awk -v n="$(kv client-cpu-ns/rec "$sline")" 'BEGIN { printf "%.0f ns", n }')"
 else
 	echo "bench: the Kafka server memory benchmark did not run" >&2
 fi
