@@ -40,7 +40,8 @@ type Engine struct {
 	loadVer uint64  // bumped on every Load, Seek back or Switch (caches key on it)
 	fcache  *findings
 	scache  *sceneCache
-	mcache  msgCache // messages of the last scene, for the next (msgcache.go)
+	mcache  msgCache  // messages of the last scene, for the next (msgcache.go)
+	kcache  markCache // and its marks
 
 	sceneOpts SceneOptions // what the canvas draws (SetSceneOptions)
 	optsVer   uint64       // bumped by SetSceneOptions

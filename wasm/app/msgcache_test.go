@@ -13,8 +13,8 @@ import (
 // TestMessagesCachedMatchesScan: frame after frame, in the cluster view
 // and in both views (switching between them), through the reference
 // scene and the acks=1 story (a split drops messages), the scene's
-// messages kept from scene to scene are what messages gives from the
-// wire; a seek back starts afresh.
+// messages and marks kept from scene to scene are what messages and
+// marks give from the wire and the trace; a seek back starts afresh.
 func TestMessagesCachedMatchesScan(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "core", "scenario", "testdata", "acks1-leader-death.ksim"))
 	if err != nil {
@@ -27,7 +27,7 @@ func TestMessagesCachedMatchesScan(t *testing.T) {
 				t.Fatal(ei.Msg)
 			}
 			e.Play()
-			drops := 0
+			drops, nmarks := 0, 0
 			check := func(when string, view scene.View, span int64) {
 				t.Helper()
 				s, err := e.Scene(SceneOptions{View: view, Span: span})
@@ -51,6 +51,10 @@ func TestMessagesCachedMatchesScan(t *testing.T) {
 						drops++
 					}
 				}
+				if wm := marks(st.Trace(), s.Now); !reflect.DeepEqual(s.Marks, wm) {
+					t.Fatalf("%s (now %d): marks %v, a scan %v", when, s.Now, s.Marks, wm)
+				}
+				nmarks += len(s.Marks)
 			}
 			for i := 0; i < 120; i++ {
 				if _, err := e.Tick(float64(37 + i%5*40)); err != nil {
@@ -66,7 +70,7 @@ func TestMessagesCachedMatchesScan(t *testing.T) {
 				t.Fatal(err)
 			}
 			check("after a seek back", scene.ViewCluster, 2000)
-			t.Logf("%d dropped messages seen", drops)
+			t.Logf("%d dropped messages seen, %d marks", drops, nmarks)
 		})
 	}
 }

@@ -180,7 +180,7 @@ func (e *Engine) Scene(o SceneOptions) (*scene.Scene, error) {
 		s.Messages, s.Counters.Omitted = messages(wire, now, s.Span, clusterOnly)
 	}
 	s.ZKClients = zkClients(c, e.outsideZKClients(), wire, s.Messages)
-	s.Marks = marks(d.Events().Trace(), now)
+	s.Marks = e.marksCached(d.Events(), now)
 	f := e.findingsCached()
 	s.Counters.Lost, s.Counters.Dups, s.Counters.Reordered = f.lost, f.dups, f.reordered
 	for _, k := range snap.Consumers {

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -398,9 +399,17 @@ func (c *Cluster) layoutReplicas(s *scene.Scene, badgeW, subW float64) {
 	for _, b := range c.Brokers {
 		col[b.ID] = b
 	}
+	// Sized once: grown by append, the boxes and their cells were a tenth
+	// of what the page allocated per frame on the reference scene.
+	n := 0
+	for _, row := range c.Rows {
+		n += len(s.Partitions[row.Partition].Replicas)
+	}
+	c.Replicas = slices.Grow(c.Replicas, n)
+	var isr []BrokerBox
 	for _, row := range c.Rows {
 		p := &s.Partitions[row.Partition]
-		var isr []BrokerBox
+		isr = isr[:0]
 		for ri := range p.Replicas {
 			r := &p.Replicas[ri]
 			bb, ok := col[r.Broker]
@@ -426,6 +435,9 @@ func (c *Cluster) layoutReplicas(s *scene.Scene, badgeW, subW float64) {
 			gap := 1.0
 			if c.CellW < 5 {
 				gap = 0
+			}
+			if len(r.Cells) > 0 {
+				rb.Cells = make([]CellBox, 0, len(r.Cells))
 			}
 			for ci, cell := range r.Cells {
 				if cell.Offset < row.From {
