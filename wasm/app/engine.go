@@ -42,6 +42,7 @@ type Engine struct {
 	scache  *sceneCache
 	mcache  msgCache  // messages of the last scene, for the next (msgcache.go)
 	kcache  markCache // and its marks
+	dscan   dupScan   // deliveries per record, for findings' dupCount
 
 	sceneOpts SceneOptions // what the canvas draws (SetSceneOptions)
 	optsVer   uint64       // bumped by SetSceneOptions

@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -536,6 +537,39 @@ func clipText(s string) string {
 }
 
 // findings caches what the checker says, recomputed when the trace grew.
+// dupScan counts the deliveries of each record within its group (or to
+// its lone consumer) over the history of deliveries, brought up to date
+// with the deliveries since the last findings instead of counted afresh
+// from the first (the history only grows; a new driver or load starts it
+// again).
+type dupScan struct {
+	drv      *session.Driver
+	ver      uint64
+	seen     int            // deliveries of the history taken in
+	per      map[string]int // owner\x00partition\x00offset -> deliveries
+	dupCount map[string]int // partition\x00value -> deliveries, when > 1 within a group
+}
+
+func (ds *dupScan) update(d *session.Driver, ver uint64, h []core.Delivery) map[string]int {
+	if ds.per == nil || ds.drv != d || ds.ver != ver || len(h) < ds.seen {
+		*ds = dupScan{drv: d, ver: ver, per: map[string]int{}, dupCount: map[string]int{}}
+	}
+	for _, dl := range h[ds.seen:] {
+		owner := dl.Group
+		if owner == "" {
+			owner = "c:" + dl.Consumer
+		}
+		k := owner + "\x00" + dl.Partition + "\x00" + strconv.FormatInt(dl.Offset, 10)
+		ds.per[k]++
+		if n := ds.per[k]; n > 1 {
+			key := dl.Partition + "\x00" + dl.Value
+			ds.dupCount[key] = max(ds.dupCount[key], n)
+		}
+	}
+	ds.seen = len(h)
+	return ds.dupCount
+}
+
 type findings struct {
 	drv        *session.Driver
 	at         int   // trace count it was computed at
@@ -581,19 +615,7 @@ func (e *Engine) findingsCached() *findings {
 			}
 		}
 	}
-	per := map[string]int{}
-	for _, dl := range c.History().Consumed {
-		owner := dl.Group
-		if owner == "" {
-			owner = "c:" + dl.Consumer
-		}
-		k := owner + "\x00" + dl.Partition + "\x00" + strconv.FormatInt(dl.Offset, 10)
-		per[k]++
-		if per[k] > 1 {
-			key := dl.Partition + "\x00" + dl.Value
-			f.dupCount[key] = max(f.dupCount[key], per[k])
-		}
-	}
+	f.dupCount = maps.Clone(e.dscan.update(d, e.loadVer, c.History().Consumed))
 	e.fcache = f
 	return f
 }

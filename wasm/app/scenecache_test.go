@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/kafkasim/kafkasim/core"
@@ -12,7 +13,8 @@ import (
 // TestSceneCacheMatchesFullScan: frame after frame through the acks=1
 // story (a split, a crash, an election, a truncation), the incremental
 // cache has what a scan of the whole trace gives (the split, the lost
-// cells, what each producer sent and got acked), and each consumer's
+// cells, what each producer sent and got acked, how often each record
+// was delivered within its group), and each consumer's
 // recent deliveries count earlier deliveries as a scan of the history
 // does; a seek back starts the cache afresh.
 func TestSceneCacheMatchesFullScan(t *testing.T) {
@@ -67,6 +69,9 @@ func sceneCacheRun(t *testing.T, name string) {
 			t.Fatalf("%s: producers sent %v acked %v, a full scan %v %v", when, n, acked, wn, wa)
 		}
 		hist := d.Cluster().History().Consumed
+		if got, want := e.dscan.update(d, e.loadVer, hist), dupCountScan(hist); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: deliveries per record %v, a full scan %v", when, got, want)
+		}
 		for _, k := range s.Consumers {
 			var seen []int // deliveries so far of each of the consumer's deliveries, in order
 			counts := map[string]int{}
@@ -100,6 +105,13 @@ func sceneCacheRun(t *testing.T, name string) {
 			t.Fatal(err)
 		}
 		check("playing")
+	}
+	if err := e.Advance(20_000); err != nil {
+		t.Fatal(err)
+	}
+	check("20 s later") // the duplicates story's group delivers records twice by now
+	if name == "group-autocommit-duplicates" && len(e.dscan.dupCount) == 0 {
+		t.Errorf("no record delivered twice within its group")
 	}
 	if err := e.SeekTo(1500); err != nil {
 		t.Fatal(err)
@@ -161,4 +173,22 @@ func producerCountsScan(sent []core.SentRecord, ps []core.ProducerView) (n, acke
 		}
 	}
 	return n, acked
+}
+
+// dupCountScan is dupScan's answer by a walk of the whole history.
+func dupCountScan(h []core.Delivery) map[string]int {
+	per, out := map[string]int{}, map[string]int{}
+	for _, dl := range h {
+		owner := dl.Group
+		if owner == "" {
+			owner = "c:" + dl.Consumer
+		}
+		k := owner + "\x00" + dl.Partition + "\x00" + strconv.FormatInt(dl.Offset, 10)
+		per[k]++
+		if per[k] > 1 {
+			key := dl.Partition + "\x00" + dl.Value
+			out[key] = max(out[key], per[k])
+		}
+	}
+	return out
 }
