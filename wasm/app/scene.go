@@ -255,7 +255,7 @@ func (e *Engine) partitions(c *core.Cluster, snap *core.Snapshot, s *scene.Scene
 			sp.From = max(0, top-int64(cellsN))
 			for _, r := range p.Replicas {
 				sr := scene.Replica{Broker: r.Broker, Role: r.Role, LEO: r.LEO, HW: r.HW, LogStart: r.LogStart, Flushed: r.Flushed, InISR: contains(p.ISR, r.Broker)}
-				if rep, err := c.Replica(fmt.Sprintf("%s@%d", p.Name, r.Broker)); err == nil {
+				if rep, err := c.Replica(p.Name + "@" + strconv.Itoa(r.Broker)); err == nil {
 					_, sr.Epoch = rep.LeaderView()
 				}
 				if total+cellsN <= scene.MaxTotalCells {
