@@ -216,7 +216,14 @@ class KafkasimError extends Error {
       const again = engine !== null || started;
       engine = win.__kafkasimEngine;
       started = true;
-      if (!again) { api.engineMs = performance.now(); first(); return; }
+      if (!again) {
+        api.engineMs = performance.now();
+        // _onEngine (app.js) runs now, synchronously, while the engine is
+        // starting: what it loads is in Ebiten's first frame.
+        if (api._onEngine) { try { api._onEngine(); } catch (e) { console.warn("kafkasim:", e); } }
+        first();
+        return;
+      }
       // The iframe reloaded: a fresh engine. Restore after this call
       // returns (the engine is still starting when it tells us).
       Promise.resolve().then(() => {

@@ -38,6 +38,10 @@ const App = {
     // bootMs: when each step of the start finished, from navigation
     // start (make bench's canvasbench prints them).
     const t = (k) => { this.bootMs[k] = Math.round(performance.now()); };
+    // The welcome scenario is loaded as the engine starts, when that is
+    // what restore() would load (restoreEarly).
+    this.early.welcome.then((text) => { this.welcomeText = text; }, () => {});
+    kafkasim._onEngine = () => this.restoreEarly();
     // The controls and the lesson menu need no engine: they are wired
     // while the wasm loads, not after (their handlers call the engine only
     // when used; before it is up a call throws "not ready").
@@ -130,7 +134,32 @@ const App = {
         return;
       } catch (e) { console.warn("restore:", e); }
     }
-    const text = await this.early.welcome;
+    if (!this.restoredEarly) this.welcome(await this.early.welcome);
+  },
+  // restoreEarly loads the welcome scenario while the engine starts
+  // (kafkasim._onEngine, called inside the engine's start, before Ebiten's
+  // loop), so that Ebiten's first frame shows the cluster rather than an
+  // empty canvas that waits for the shell's restore after it. Only on a
+  // visit that restore() would answer with the welcome scenario anyway
+  // (welcomeFirst) and once its text is here; else restore() does it all.
+  restoreEarly() {
+    if (typeof this.welcomeText !== "string" || !this.welcomeFirst()) return;
+    this.welcome(this.welcomeText);
+    this.postScene(); // the canvas's view options, before its first scene
+    this.restoredEarly = true;
+  },
+  // welcomeFirst: nothing else to restore (no room, fork, share or lesson
+  // asked for in the address, no shared session in its fragment, no
+  // session kept in this tab, no lesson to resume).
+  welcomeFirst() {
+    const q = new URLSearchParams(location.search);
+    for (const k of ["room", "fork", "share", "lesson"]) if (q.has(k)) return false;
+    if (location.hash.includes("ksim=")) return false;
+    try { if (sessionStorage.getItem("kafkasim.session")) return false; } catch (e) { return false; }
+    const st = Lessons.store();
+    return !(st.current && st.current.source && st.resume !== false);
+  },
+  welcome(text) {
     kafkasim.load(text, "welcome: a live cluster");
     this.setName(kafkasim.name);
     kafkasim.play();

@@ -67,11 +67,32 @@ func (b *bridge) post(v any) {
 	b.host.Call("post", string(data))
 }
 
-// firstFrame posts the frame message with the time since navigation start.
+// firstFrame is called from Draw of the first frame that shows a
+// cluster. It marks kafkasim:first-scene and posts the frame message with
+// the time since navigation start once that frame can be seen: Ebiten
+// flushes a frame's commands to WebGL (the shader programs' compile and
+// link, the textures' upload) after Draw returns, and the page shows the
+// canvas's new picture with its next rendering update (the shell's
+// animation frame, style, layout and paint included). The time is taken
+// in a timeout queued from the next animation frame, which runs after
+// that update. (Were Draw itself called from an animation frame, as
+// Ebiten's later frames are, this would count one frame more.)
 func (b *bridge) firstFrame(n int64) {
-	ms := js.Global().Get("performance").Call("now").Float()
-	b.host.Set("firstFrameMs", ms)
-	b.post(map[string]any{"type": "frame", "n": n, "ms": ms})
+	mark("first-scene")
+	var raf, done js.Func
+	done = js.FuncOf(func(js.Value, []js.Value) any {
+		done.Release()
+		ms := js.Global().Get("performance").Call("now").Float()
+		b.host.Set("firstFrameMs", ms)
+		b.post(map[string]any{"type": "frame", "n": n, "ms": ms})
+		return nil
+	})
+	raf = js.FuncOf(func(js.Value, []js.Value) any {
+		raf.Release()
+		js.Global().Call("setTimeout", done, 0)
+		return nil
+	})
+	js.Global().Call("requestAnimationFrame", raf)
 }
 
 // countFrame keeps kafkasimCanvas.frames current, which make bench reads.

@@ -36,7 +36,14 @@ func (e *empty) Draw(screen *ebiten.Image) {
 	e.host.Set("frames", n)
 	if n == 1 {
 		mark("first-draw")
-		e.host.Set("firstFrameMs", js.Global().Get("performance").Call("now"))
+		// timed after Ebiten's flush of this frame, as wasm/canvas does
+		var done js.Func
+		done = js.FuncOf(func(js.Value, []js.Value) any {
+			done.Release()
+			e.host.Set("firstFrameMs", js.Global().Get("performance").Call("now"))
+			return nil
+		})
+		js.Global().Call("setTimeout", done, 0)
 	}
 }
 

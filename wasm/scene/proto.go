@@ -23,7 +23,7 @@ import (
 // Canvas -> engine:
 //
 //	{"type":"ready"}                          the canvas wasm runs and listens
-//	{"type":"frame","n":1,"ms":812}           first frame drawn (ms since navigation start)
+//	{"type":"frame","n":1,"ms":812}           the first frame with a cluster can be seen (ms since navigation start; after the page's rendering update that shows it)
 //	{"type":"click","kind":"broker","broker":2,"x":..,"y":..}   a click on an element
 //	{"type":"hover","kind":"record",...}      the element under the pointer changed ("kind":"" = none)
 //	{"type":"where","id":7,"found":true,"x":..,"y":..,"w":..,"h":..}
