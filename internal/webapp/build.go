@@ -181,7 +181,7 @@ func sourceHash(root, goVersion string) (string, error) {
 			if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
 				return filepath.SkipDir
 			}
-			if !d.IsDir() && (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") || strings.HasSuffix(p, ".md")) {
+			if !d.IsDir() && hashed(p) {
 				files = append(files, p)
 			}
 			return nil
@@ -205,6 +205,13 @@ func sourceHash(root, goVersion string) (string, error) {
 		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:24], nil
+}
+
+// hashed reports whether the cache key hashes file p (under hashedDirs):
+// Go sources and the files they embed (the lessons' .md, the sprite
+// sheet's .bin; TestHashCoversEmbeds).
+func hashed(p string) bool {
+	return strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") || strings.HasSuffix(p, ".md") || strings.HasSuffix(p, ".bin")
 }
 
 // goEnv runs `go env NAME`.

@@ -51,3 +51,30 @@ func TestHashedDirsCoverTheWasm(t *testing.T) {
 		t.Fatalf("only %d of the module's packages in the wasm: go list said\n%s", n, out)
 	}
 }
+
+// TestHashCoversEmbeds: every file the wasm's packages embed is one the
+// build cache's key hashes, so an edit to it alone rebuilds the wasm.
+func TestHashCoversEmbeds(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "-f", `{{if not .Standard}}{{range .EmbedFiles}}{{$.Dir}}/{{.}}{{"\n"}}{{end}}{{end}}`, "./wasm/...")
+	wd, _ := os.Getwd()
+	root, err := FindRoot(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	n := 0
+	for _, p := range strings.Fields(string(out)) {
+		n++
+		if !hashed(p) {
+			t.Errorf("the wasm embeds %s, which the build cache's key does not hash", p)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no embedded files listed: the sheet's alpha.bin at least")
+	}
+}

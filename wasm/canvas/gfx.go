@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -96,7 +97,10 @@ const (
 const maxBatchQuads = 1 << 14
 
 func newGfx() *gfx {
-	sh := sheet.Build()
+	sh, err := sheet.Load() // Build's pixels, rasterised when the sources were
+	if err != nil {
+		js.Global().Get("console").Call("error", "kafkasim canvas: "+err.Error())
+	}
 	img := ebiten.NewImage(sh.W, sh.H)
 	img.WritePixels(sh.Pix)
 	g := &gfx{sheet: sh, img: img}

@@ -119,23 +119,10 @@ func (p *packer) place(w, h int) image.Rectangle {
 }
 
 // Build rasterises the sheet. It is deterministic: the same pixels every
-// time.
+// time. The canvas uses Load, the same sheet from what Build made when
+// the sources were built (alpha.bin).
 func Build() *Sheet {
-	var p packer
-	s := &Sheet{}
-	block := p.place(3, 3)
-	s.White = image.Rect(block.Min.X+1, block.Min.Y+1, block.Min.X+2, block.Min.Y+2)
-	s.Hatch = p.place(HatchSize, HatchSize)
-	for i := range s.glyph {
-		s.glyph[i] = p.place(GlyphW, GlyphH)
-	}
-	for k := Shape(0); k < NumShapes; k++ {
-		for n := MinSize; n <= MaxSize; n++ {
-			s.shape[k][n] = p.place(n, n)
-		}
-	}
-	s.W, s.H = Width, p.y+p.rowH
-	s.Pix = make([]byte, 4*s.W*s.H)
+	s, block := layout()
 	for y := block.Min.Y; y < block.Max.Y; y++ {
 		for x := block.Min.X; x < block.Max.X; x++ {
 			s.set(x, y, 1)
@@ -158,6 +145,27 @@ func Build() *Sheet {
 		}
 	}
 	return s
+}
+
+// layout places every sprite and allocates the (transparent) pixels;
+// block is the white block's rectangle.
+func layout() (s *Sheet, block image.Rectangle) {
+	var p packer
+	s = &Sheet{}
+	block = p.place(3, 3)
+	s.White = image.Rect(block.Min.X+1, block.Min.Y+1, block.Min.X+2, block.Min.Y+2)
+	s.Hatch = p.place(HatchSize, HatchSize)
+	for i := range s.glyph {
+		s.glyph[i] = p.place(GlyphW, GlyphH)
+	}
+	for k := Shape(0); k < NumShapes; k++ {
+		for n := MinSize; n <= MaxSize; n++ {
+			s.shape[k][n] = p.place(n, n)
+		}
+	}
+	s.W, s.H = Width, p.y+p.rowH
+	s.Pix = make([]byte, 4*s.W*s.H)
+	return s, block
 }
 
 // set stores coverage a (0..1) at (x, y) as premultiplied white.

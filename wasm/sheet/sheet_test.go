@@ -240,3 +240,23 @@ func TestSnap(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadIsBuild: the sheet the canvas loads (alpha.bin) is the one
+// Build rasterises, pixel for pixel, sprite for sprite.
+func TestLoadIsBuild(t *testing.T) {
+	got, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Build()
+	if got.W != want.W || got.H != want.H || got.White != want.White || got.Hatch != want.Hatch || got.glyph != want.glyph || got.shape != want.shape {
+		t.Fatalf("Load's layout differs from Build's")
+	}
+	if !bytes.Equal(got.Pix, want.Pix) {
+		for i := range got.Pix {
+			if got.Pix[i] != want.Pix[i] {
+				t.Fatalf("Load's pixels differ from Build's from byte %d (pixel %d,%d): run go generate ./wasm/sheet", i, i/4%want.W, i/4/want.W)
+			}
+		}
+	}
+}
