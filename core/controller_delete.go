@@ -422,7 +422,7 @@ func (c *Cluster) deletionText(t *Topic) string {
 	fmt.Fprintf(&b, "%s: marked for deletion (/admin/delete_topics/%s), %d of %d replicas deleted", t.Name, t.Name, done, total)
 	var waits []int
 	t.del.each(t, func(_ *Partition, id int, st replicaDelState) {
-		if st == replicaDeletionIneligible && !slices.Contains(waits, id) {
+		if st != replicaDeletionSuccessful && !c.md.replicaOnline(id) && !slices.Contains(waits, id) {
 			waits = append(waits, id)
 		}
 	})
