@@ -178,8 +178,8 @@ func (m *metadata) replicaOnline(id int) bool {
 
 // resumeDeletions is TopicDeletionManager.resumeDeletions.
 func (m *metadata) resumeDeletions() {
-	if !m.controllerUp() {
-		return
+	if !m.kraft && m.controller == 0 {
+		return // no controller: the next one reads /admin/delete_topics (deletionsOnFailover)
 	}
 	for _, t := range m.deletingTopics() {
 		d := t.del
@@ -404,12 +404,21 @@ func (m *metadata) deletionsOnStartup(id int) {
 func (m *metadata) deletionsOnFailover() {
 	for _, t := range m.deletingTopics() {
 		t.del = newTopicDeletion(t)
+		var dead []int
 		t.del.each(t, func(p *Partition, id int, _ replicaDelState) {
 			if !m.replicaOnline(id) {
 				t.del.states[p][id] = replicaDeletionIneligible
 				t.del.ineligible = true
+				if !slices.Contains(dead, id) {
+					dead = append(dead, id)
+				}
 			}
 		})
+		if len(dead) > 0 {
+			slices.Sort(dead)
+			m.c.emit(Event{Type: EvTopicDelete, Topic: t.Name, State: DeleteWaiting, Broker: m.controller,
+				Detail: fmt.Sprintf("controller %d takes over the deletion of %s: it waits for broker(s) %s (offline)", m.controller, t.Name, joinInts(dead))})
+		}
 	}
 	m.resumeDeletions()
 }
