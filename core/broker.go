@@ -38,6 +38,7 @@ type Broker struct {
 	hwCheckpoint map[*Partition]int64    // replication-offset-checkpoint (on disk)
 
 	cache     map[*Partition]pstate // metadata cache
+	metaSeen  bool                  // the cache has had a topic removed (it is not empty for want of metadata)
 	ctrlEpoch int
 	fetchers  map[int]*fetcher // by leader id
 	// deferFetch collects leaders to fetch from while a LeaderAndIsr is
@@ -66,6 +67,7 @@ func (b *Broker) processUp() bool { return b.state == stateUp || b.state == stat
 
 func (b *Broker) resetVolatile() {
 	b.cache = map[*Partition]pstate{}
+	b.metaSeen = false
 	b.fetchers = map[int]*fetcher{}
 	b.parked = nil
 	b.frozen = nil

@@ -26,7 +26,8 @@ type metadataReq struct {
 }
 
 // metadataResult is a Metadata response. empty reports a broker whose
-// metadata cache is still empty (just restarted): it lists no brokers, and
+// metadata cache is still empty (just restarted, nothing heard from the
+// controller yet; a cache emptied by topic deletions is not): it lists no brokers, and
 // clients ignore its answer ("Ignoring empty metadata response",
 // NetworkClient).
 type metadataResult struct {
@@ -74,5 +75,5 @@ func (b *Broker) handleMetadata(req metadataReq) metadataResult {
 		out = append(out, tm)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return metadataResult{topics: out, empty: len(b.cache) == 0}
+	return metadataResult{topics: out, empty: len(b.cache) == 0 && !b.metaSeen}
 }

@@ -32,6 +32,7 @@ func (b *Broker) strayPartitions() []*Partition {
 // committed for them (KafkaApis.handleUpdateMetadataRequest and
 // BrokerMetadataPublisher call GroupCoordinator.onPartitionsDeleted).
 func (b *Broker) forgetPartitions(parts []*Partition) {
+	b.metaSeen = true
 	var dropped []*Partition
 	for _, p := range parts {
 		if _, ok := b.cache[p]; ok {

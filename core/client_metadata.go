@@ -182,6 +182,13 @@ func (m *metaView) apply(resp []topicMeta) {
 	m.onUpdate()
 }
 
+// lostTopic reports whether p's topic is one the brokers said they no
+// longer know, or was deleted: no refresh at once for it (the answer
+// that said so scheduled the next one after retry.backoff.ms, as
+// Metadata's refresh backoff does), where a refresh for a partition
+// whose leader is merely unknown goes out at once.
+func (m *metaView) lostTopic(p *Partition) bool { return m.deleted[p.Topic.Name] || p.Topic.gone() }
+
 // forget drops a topic the brokers no longer know (deleted): its
 // partition count and its partitions' leaders, so the producer holds its
 // batches for it (no leader) until they expire and a group's leader sees

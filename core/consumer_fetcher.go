@@ -38,7 +38,9 @@ func (k *Consumer) pump() {
 		}
 		l := k.meta.leader(p)
 		if l < 0 {
-			k.meta.refresh()
+			if !k.meta.lostTopic(p) {
+				k.meta.refresh()
+			}
 			continue
 		}
 		if k.fetching[l] || !k.conns.ready(l) {

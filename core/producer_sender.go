@@ -42,7 +42,7 @@ func (p *Producer) sendReady() {
 			}
 			leader := p.meta.leader(q.p)
 			if leader < 0 {
-				needMeta = true
+				needMeta = needMeta || !p.meta.lostTopic(q.p)
 				continue
 			}
 			if byBroker[leader] == nil && (!p.conns.ready(leader) || p.conf.acks != 0 && p.inflt[leader] >= p.conf.maxInFlight) {
