@@ -36,14 +36,20 @@ func (e *empty) Draw(screen *ebiten.Image) {
 	e.host.Set("frames", n)
 	if n == 1 {
 		mark("first-draw")
-		// timed after Ebiten's flush of this frame, as wasm/canvas does
-		var done js.Func
+		// timed as wasm/canvas does: after Ebiten's flush of this frame
+		// and the page's rendering update that shows it
+		var raf, done js.Func
 		done = js.FuncOf(func(js.Value, []js.Value) any {
 			done.Release()
 			e.host.Set("firstFrameMs", js.Global().Get("performance").Call("now"))
 			return nil
 		})
-		js.Global().Call("setTimeout", done, 0)
+		raf = js.FuncOf(func(js.Value, []js.Value) any {
+			raf.Release()
+			js.Global().Call("setTimeout", done, 0)
+			return nil
+		})
+		js.Global().Call("requestAnimationFrame", raf)
 	}
 }
 
