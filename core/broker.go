@@ -266,7 +266,7 @@ func (b *Broker) resume() error {
 }
 
 func (b *Broker) sortedReplicas() []*Replica {
-	var out []*Replica
+	out := make([]*Replica, 0, len(b.replicas))
 	for _, t := range b.c.order {
 		for _, p := range t.parts {
 			if r := b.replicas[p]; r != nil {
