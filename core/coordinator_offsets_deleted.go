@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-
-	"github.com/kafkasim/kafkasim/core/log"
 )
 
 // onPartitionsDeleted is GroupCoordinator.onPartitionsDeleted
@@ -16,7 +14,6 @@ import (
 // loading the log later, or a topic created again with the same name,
 // does not find them. An Empty group left with no offsets becomes Dead.
 func (co *coordinator) onPartitionsDeleted(parts []*Partition) {
-	c := co.b.c
 	gone := map[*Partition]bool{}
 	for _, p := range parts {
 		gone[p] = true
@@ -41,30 +38,7 @@ func (co *coordinator) onPartitionsDeleted(parts []*Partition) {
 			continue
 		}
 		sortParts(removed)
-		var recs []log.Record
-		for _, p := range removed {
-			delete(g.offsets, p)
-			delete(g.committedAt, p)
-			recs = append(recs, log.Record{Key: "offset", Value: g.id + "/" + p.Name + "=" + tombstone, HasKey: true})
-		}
 		g.emit(fmt.Sprintf("offsets removed: %s (topic deleted)", partNames(removed)))
-		if g.state == gsEmpty && len(g.offsets) == 0 && len(g.writing) == 0 {
-			g.setState(gsDead, "Empty with no offsets left")
-			g.joinGen++
-			delete(co.groups, g.id)
-			if g.generation > 0 {
-				recs = append(recs, log.Record{Key: "group", Value: g.id + "=" + tombstone, HasKey: true})
-			}
-		}
-		logName := g.p.Name
-		co.appendInternalAt(g.p, recs, func(e string, base int64) {
-			for i, p := range removed {
-				at := int64(-1)
-				if e == "" {
-					at = base + int64(i)
-				}
-				c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: -1, At: c.now, Log: logName, LogOffset: at, Gen: p.Topic.gen})
-			}
-		})
+		co.removeOffsets(g, removed)
 	}
 }

@@ -28,44 +28,57 @@ func (co *coordinator) cleanupGroupMetadata() {
 			continue
 		}
 		expired := g.expiredOffsets(c.now, c.bc.offsetsRetentionMs)
-		var recs []log.Record
-		var names []string
-		for _, p := range expired {
-			names = append(names, fmt.Sprintf("%s (offset %d)", p.Name, g.offsets[p]))
-			delete(g.offsets, p)
-			delete(g.committedAt, p)
-			recs = append(recs, log.Record{Key: "offset", Value: g.id + "/" + p.Name + "=" + tombstone, HasKey: true})
-		}
 		if len(expired) > 0 {
+			var names []string
+			for _, p := range expired {
+				names = append(names, fmt.Sprintf("%s (offset %d)", p.Name, g.offsets[p]))
+			}
 			g.emit(fmt.Sprintf("offsets expired: %s (%s)", strings.Join(names, ", "), g.expiryRule()))
 		}
-		dead := g.state == gsEmpty && len(g.offsets) == 0 && len(g.writing) == 0
-		if dead {
-			g.setState(gsDead, "Empty with no offsets left")
-			g.joinGen++
-			delete(co.groups, g.id)
-			if g.generation > 0 {
-				// A group only ever used for offsets (generation 0) has
-				// no metadata record to delete.
-				recs = append(recs, log.Record{Key: "group", Value: g.id + "=" + tombstone, HasKey: true})
-			}
-		}
-		if len(recs) == 0 {
-			continue
-		}
-		logName := g.p.Name
-		co.appendInternalAt(g.p, recs, func(e string, base int64) {
-			for i, p := range expired {
-				at := int64(-1)
-				if e == "" {
-					at = base + int64(i)
-				}
-				// An expiry is not a commit going backwards: the checker
-				// sees Offset -1 and compares later commits with nothing.
-				c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: -1, At: c.now, Log: logName, LogOffset: at, Gen: p.Topic.gen})
-			}
-		})
+		co.removeOffsets(g, expired)
 	}
+}
+
+// removeOffsets is GroupMetadata.removeOffsets and what follows it in
+// GroupMetadataManager.cleanupGroupMetadata: g forgets its offsets of
+// parts (in partition order) and a tombstone goes to __consumer_offsets
+// for each; an Empty group left with no offsets (and none being written)
+// becomes Dead and is forgotten, with a tombstone for its metadata unless
+// it never had a generation. Once the tombstones are appended the history
+// records each removal as a commit of -1: a removal is not a commit going
+// backwards, and the checker compares later commits with nothing. With
+// nothing to remove and the group alive it writes nothing.
+func (co *coordinator) removeOffsets(g *group, parts []*Partition) {
+	c := co.b.c
+	var recs []log.Record
+	for _, p := range parts {
+		delete(g.offsets, p)
+		delete(g.committedAt, p)
+		recs = append(recs, log.Record{Key: "offset", Value: g.id + "/" + p.Name + "=" + tombstone, HasKey: true})
+	}
+	if g.state == gsEmpty && len(g.offsets) == 0 && len(g.writing) == 0 {
+		g.setState(gsDead, "Empty with no offsets left")
+		g.joinGen++
+		delete(co.groups, g.id)
+		if g.generation > 0 {
+			// A group only ever used for offsets (generation 0) has
+			// no metadata record to delete.
+			recs = append(recs, log.Record{Key: "group", Value: g.id + "=" + tombstone, HasKey: true})
+		}
+	}
+	if len(recs) == 0 {
+		return
+	}
+	logName := g.p.Name
+	co.appendInternalAt(g.p, recs, func(e string, base int64) {
+		for i, p := range parts {
+			at := int64(-1)
+			if e == "" {
+				at = base + int64(i)
+			}
+			c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: -1, At: c.now, Log: logName, LogOffset: at, Gen: p.Topic.gen})
+		}
+	})
 }
 
 // expiredOffsets is GroupMetadata.removeExpiredOffsets' choice of offsets
