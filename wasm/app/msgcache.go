@@ -117,12 +117,7 @@ func (e *Engine) messagesCached(st *session.Store, now, span int64, cluster bool
 		m.Dropped = mc.dropped[m.ID]
 		out = append(out, m)
 	}
-	omitted := 0
-	if len(out) > scene.MaxMessages {
-		omitted = len(out) - scene.MaxMessages
-		out = out[omitted:]
-	}
-	return out, omitted
+	return newestMessages(out)
 }
 
 // markCache is marks' answer kept from scene to scene: the marks of the

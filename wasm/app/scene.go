@@ -440,12 +440,14 @@ func messages(wire []core.Event, now, span int64, cluster bool) ([]scene.Message
 		}
 		out = append(out, m)
 	}
-	omitted := 0
-	if len(out) > scene.MaxMessages {
-		omitted = len(out) - scene.MaxMessages
-		out = out[omitted:]
-	}
-	return out, omitted
+	return newestMessages(out)
+}
+
+// newestMessages keeps the newest scene.MaxMessages of msgs (in send
+// order) and says how many older ones it left out.
+func newestMessages(msgs []scene.Message) ([]scene.Message, int) {
+	omitted := max(len(msgs)-scene.MaxMessages, 0)
+	return msgs[omitted:], omitted
 }
 
 // marks are the notable events of the last markWindow ms.
