@@ -141,15 +141,7 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	}
 	// The canvas iframe's steps (performance marks kafkasim:*, canvas.html
 	// and wasm/canvas), on the page's clock.
-	canvasBoot, err := chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](`(() => {
-		const o = {};
-		try {
-			const f = document.getElementById("canvas").contentWindow;
-			const off = f.performance.timeOrigin - performance.timeOrigin;
-			for (const e of f.performance.getEntriesByType("mark")) if (e.name.startsWith("kafkasim:")) o[e.name.slice(9)] = Math.round(e.startTime + off);
-		} catch (e) {}
-		return o;
-	})()`))
+	canvasBoot, err := chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](CanvasMarksJS(true)))
 	if err != nil {
 		return nil, err
 	}
@@ -205,14 +197,7 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	// The empty program's steps (wasm/emptycanvas marks the same
 	// kafkasim:* steps), on its iframe's clock like EmptyFirstMs: the peer
 	// of each boot.canvas.* step (warm browser; startbench times both cold).
-	emptyBoot, err := chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](`(() => {
-		const o = {};
-		try {
-			const f = document.getElementById("canvas").contentWindow;
-			for (const e of f.performance.getEntriesByType("mark")) if (e.name.startsWith("kafkasim:")) o[e.name.slice(9)] = Math.round(e.startTime);
-		} catch (e) {}
-		return o;
-	})()`))
+	emptyBoot, err := chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](CanvasMarksJS(false)))
 	if err != nil {
 		return nil, err
 	}
@@ -366,4 +351,25 @@ func loadavg() string {
 		return "?"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// CanvasMarksJS is a script that evaluates to the canvas iframe's
+// performance marks kafkasim:NAME (canvas.html, wasm/canvas and
+// wasm/emptycanvas set them) as {NAME: ms}, rounded, on the page's clock
+// when pageClock is set and on the iframe's own otherwise; {} when the
+// iframe is not there (yet).
+func CanvasMarksJS(pageClock bool) string {
+	off := "0"
+	if pageClock {
+		off = "f.performance.timeOrigin - performance.timeOrigin"
+	}
+	return `(() => {
+		const o = {};
+		try {
+			const f = document.getElementById("canvas").contentWindow;
+			const off = ` + off + `;
+			for (const e of f.performance.getEntriesByType("mark")) if (e.name.startsWith("kafkasim:")) o[e.name.slice(9)] = Math.round(e.startTime + off);
+		} catch (e) {}
+		return o;
+	})()`
 }

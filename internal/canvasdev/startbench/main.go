@@ -243,18 +243,16 @@ func run(ctx context.Context, base, prog string, round int) (sample, error) {
 	if s.ff, err = chromedp.Run(bctx, chromedp.Evaluate[float64](ff)); err != nil {
 		return s, err
 	}
-	marks, err := chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](`(() => {
-		const o = {};
-		try {
-			const f = document.getElementById("canvas").contentWindow;
-			const off = f.performance.timeOrigin - performance.timeOrigin;
-			for (const e of f.performance.getEntriesByType("mark")) if (e.name.startsWith("kafkasim:")) o[e.name.slice(9)] = Math.round(e.startTime + off);
-		} catch (e) {}
-		if (window.App && App.bootMs) for (const k in App.bootMs) o["boot." + k] = App.bootMs[k];
-		return o;
-	})()`))
+	marks, err := chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](canvasdev.CanvasMarksJS(true)))
 	if err != nil {
 		return s, err
+	}
+	boot, err := chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](`(window.App && App.bootMs) || {}`))
+	if err != nil {
+		return s, err
+	}
+	for k, v := range boot {
+		marks["boot."+k] = v
 	}
 	s.marks = marks
 	return s, nil
