@@ -14,18 +14,7 @@ import (
 // (server/protocol was missing once: a new protocol field never reached
 // the page).
 func TestHashedDirsCoverTheWasm(t *testing.T) {
-	wd, _ := os.Getwd()
-	root, err := FindRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}} {{.Dir}}{{end}}", "./wasm/...")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
+	root, out := listWasmDeps(t, "{{if not .Standard}}{{.ImportPath}} {{.Dir}}{{end}}")
 	n := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		path, dir, ok := strings.Cut(line, " ")
@@ -55,18 +44,7 @@ func TestHashedDirsCoverTheWasm(t *testing.T) {
 // TestHashCoversEmbeds: every file the wasm's packages embed is one the
 // build cache's key hashes, so an edit to it alone rebuilds the wasm.
 func TestHashCoversEmbeds(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", "-f", `{{if not .Standard}}{{range .EmbedFiles}}{{$.Dir}}/{{.}}{{"\n"}}{{end}}{{end}}`, "./wasm/...")
-	wd, _ := os.Getwd()
-	root, err := FindRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
+	_, out := listWasmDeps(t, `{{if not .Standard}}{{range .EmbedFiles}}{{$.Dir}}/{{.}}{{"\n"}}{{end}}{{end}}`)
 	n := 0
 	for _, p := range strings.Fields(string(out)) {
 		n++
@@ -77,4 +55,23 @@ func TestHashCoversEmbeds(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no embedded files listed: the sheet's alpha.bin at least")
 	}
+}
+
+// listWasmDeps runs `go list -deps -f FORMAT ./wasm/...` for the browser
+// (GOOS=js GOARCH=wasm) in the module's root, and returns the root and
+// what go list printed.
+func listWasmDeps(t *testing.T, format string) (root string, out []byte) {
+	t.Helper()
+	wd, _ := os.Getwd()
+	root, err := FindRoot(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "list", "-deps", "-f", format, "./wasm/...")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err = cmd.Output(); err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	return root, out
 }
