@@ -121,7 +121,7 @@ func (c *Cluster) deleteDefaultNote() string {
 func (c *Cluster) markForDeletion(t *Topic) {
 	m := c.md
 	if m.kraft {
-		m.log(fmt.Sprintf("RemoveTopicRecord name=%s topicId=%x", t.Name, topicID(t.Name, t.seq)))
+		m.log(fmt.Sprintf("RemoveTopicRecord name=%s topicId=%x", t.Name, t.id()))
 		c.emit(Event{Type: EvTopicDelete, Topic: t.Name, State: DeleteDeleted, Detail: fmt.Sprintf("RemoveTopicRecord: %s deleted; brokers drop its replicas as they apply the record", t.Name)})
 		c.removeTopic(t)
 		for _, id := range m.registeredIDs() {

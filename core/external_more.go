@@ -65,7 +65,7 @@ func (b metadataBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 			mt := MetadataTopic{Name: tm.name, Error: tm.err, Partitions: []MetadataPartition{}}
 			if t := c.topics[tm.name]; t != nil {
 				mt.Internal = t.Internal
-				mt.TopicID = topicID(t.Name, topicOrder(c, t))
+				mt.TopicID = t.id()
 			}
 			if mt.Error == "LEADER_NOT_AVAILABLE" && len(tm.parts) > 0 {
 				mt.Error = ""
@@ -91,10 +91,11 @@ func (b metadataBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	done(&Reply{Metadata: resp})
 }
 
-// topicOrder is t's place in creation order over the cluster's life (a
-// deleted topic's place is not reused, so a topic created again with the
-// same name gets another id).
-func topicOrder(c *Cluster, t *Topic) int { return t.seq }
+// id is t's topic id (KIP-516): topicID of its name and its place in
+// creation order over the cluster's life (Topic.seq), which a deleted
+// topic does not give back, so a topic created again with the same name
+// gets another id.
+func (t *Topic) id() [16]byte { return topicID(t.Name, t.seq) }
 
 // clusterID is the cluster's id, fixed by its seed (Kafka's is a random
 // base64 UUID made when the cluster is first formatted).

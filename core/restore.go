@@ -204,7 +204,7 @@ func (c *Cluster) TopicID(topic string) ([16]byte, bool) {
 	if t == nil {
 		return [16]byte{}, false
 	}
-	return topicID(t.Name, topicOrder(c, t)), true
+	return t.id(), true
 }
 
 // ClusterID is the cluster's id (meta.properties' cluster.id).
