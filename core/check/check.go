@@ -113,8 +113,8 @@ func Deleted(c *core.Cluster) []core.SentRecord {
 		if !s.Acked || s.Partition == "" {
 			continue
 		}
-		p, err := c.Partition(s.Partition)
-		if err != nil && c.Topic(topicOf(s.Partition)) == nil || err == nil && (p.Topic.Generation() != s.Gen || p.Topic.Deleting()) {
+		// A topic never loses partitions but by deletion: judge the topic.
+		if t := c.Topic(topicOf(s.Partition)); t == nil || t.Generation() != s.Gen || t.Deleting() {
 			out = append(out, s)
 		}
 	}
