@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Topic is a topic's definition: its partitions and resolved configuration.
@@ -178,7 +179,26 @@ func rackAlternated(brokers []int, racks map[int]string) ([]int, int) {
 	return out, len(names)
 }
 
+// partitionName is partition id's name in topic: "topic-id", the name
+// Kafka gives its directory and kafkasim its Partition.Name.
 func partitionName(topic string, id int) string { return topic + "-" + strconv.Itoa(id) }
+
+// SplitPartitionName is partitionName's inverse: "orders-12" is topic
+// "orders" and id 12. A topic name may hold dashes, so the id is what
+// follows the last one; ok is false unless name is exactly
+// partitionName(topic, id) for a non-empty topic and an id >= 0 (no sign,
+// no leading zero), so a name that round-trips is the only one accepted.
+func SplitPartitionName(name string) (topic string, id int, ok bool) {
+	i := strings.LastIndexByte(name, '-')
+	if i <= 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(name[i+1:])
+	if err != nil || n < 0 || strconv.Itoa(n) != name[i+1:] {
+		return "", 0, false
+	}
+	return name[:i], n, true
+}
 
 // Partitions returns the topic's partitions in id order, in a slice of
 // its own.

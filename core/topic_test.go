@@ -25,3 +25,24 @@ func TestPlaceReplicas(t *testing.T) {
 		t.Errorf("rack-aware:\n got %v\nwant %v", got, want)
 	}
 }
+
+// TestSplitPartitionName checks that SplitPartitionName undoes
+// partitionName for topics with dashes and digits in their names, and
+// accepts nothing partitionName would not have written.
+func TestSplitPartitionName(t *testing.T) {
+	for _, c := range []struct {
+		topic string
+		id    int
+	}{{"orders", 0}, {"my-topic-2", 12}, {"a", 2147483646}, {"__consumer_offsets", 49}, {"x-1-", 3}} {
+		name := partitionName(c.topic, c.id)
+		topic, id, ok := SplitPartitionName(name)
+		if !ok || topic != c.topic || id != c.id {
+			t.Errorf("SplitPartitionName(%q) = %q, %d, %v; want %q, %d, true", name, topic, id, ok, c.topic, c.id)
+		}
+	}
+	for _, name := range []string{"", "orders", "-1", "orders-", "orders-x", "orders-1-", "orders-+1", "orders-01", "orders- 1"} {
+		if topic, id, ok := SplitPartitionName(name); ok {
+			t.Errorf("SplitPartitionName(%q) = %q, %d, true; want not ok", name, topic, id)
+		}
+	}
+}

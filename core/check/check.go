@@ -114,19 +114,12 @@ func Deleted(c *core.Cluster) []core.SentRecord {
 			continue
 		}
 		// A topic never loses partitions but by deletion: judge the topic.
-		if t := c.Topic(topicOf(s.Partition)); t == nil || t.Generation() != s.Gen || t.Deleting() {
+		topic, _, _ := core.SplitPartitionName(s.Partition)
+		if t := c.Topic(topic); t == nil || t.Generation() != s.Gen || t.Deleting() {
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-// topicOf is the topic of partition name "topic-N".
-func topicOf(partition string) string {
-	if i := strings.LastIndexByte(partition, '-'); i > 0 {
-		return partition[:i]
-	}
-	return partition
 }
 
 // LostViolations reports LostRecords grouped by partition.

@@ -287,18 +287,12 @@ func assignmentText(a map[string][]string) string {
 }
 
 func partCompare(a, b string) int {
-	ta, na := splitPart(a)
-	tb, nb := splitPart(b)
+	ta, na, _ := core.SplitPartitionName(a)
+	tb, nb, _ := core.SplitPartitionName(b)
 	if c := strings.Compare(ta, tb); c != 0 {
 		return c
 	}
 	return cmp.Compare(na, nb)
-}
-
-func splitPart(s string) (string, int) {
-	i := strings.LastIndexByte(s, '-')
-	n, _ := strconv.Atoi(s[i+1:])
-	return s[:i], n
 }
 
 func list(v []string) string {

@@ -88,8 +88,8 @@ func handleDescribeGroups(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				}
 				var parts []core.GroupPartition
 				for _, p := range m.Assignment {
-					if gp, ok := splitPartition(p); ok {
-						parts = append(parts, gp)
+					if t, n, ok := core.SplitPartitionName(p); ok {
+						parts = append(parts, core.GroupPartition{Topic: t, Partition: int32(n)})
 					}
 				}
 				rm.MemberAssignment = encodeAssignment(parts)

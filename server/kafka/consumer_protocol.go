@@ -1,9 +1,6 @@
 package kafka
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -90,17 +87,4 @@ func encodeAssignment(parts []core.GroupPartition) []byte {
 		a.Topics = []kmsg.ConsumerMemberAssignmentTopic{}
 	}
 	return a.AppendTo(nil)
-}
-
-// splitPartition parses a partition name TOPIC-N.
-func splitPartition(name string) (core.GroupPartition, bool) {
-	i := strings.LastIndexByte(name, '-')
-	if i <= 0 {
-		return core.GroupPartition{}, false
-	}
-	n, err := strconv.Atoi(name[i+1:])
-	if err != nil {
-		return core.GroupPartition{}, false
-	}
-	return core.GroupPartition{Topic: name[:i], Partition: int32(n)}, true
 }

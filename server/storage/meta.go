@@ -77,19 +77,6 @@ func metaProperties(c *core.Cluster, id int) []byte {
 	return []byte(fmt.Sprintf("#\n#kafkasim\nbroker.id=%d\ncluster.id=%s\nversion=0\n", id, c.ClusterID()))
 }
 
-// splitPartition splits "topic-N" into topic and N.
-func splitPartition(name string) (string, int, bool) {
-	i := strings.LastIndexByte(name, '-')
-	if i <= 0 {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(name[i+1:])
-	if err != nil || n < 0 || strconv.Itoa(n) != name[i+1:] {
-		return "", 0, false
-	}
-	return name[:i], n, true
-}
-
 // checkpointOps writes broker id's three offset checkpoints from what
 // was last seen of its replicas (OffsetCheckpointFile: "topic partition
 // offset" lines).
@@ -101,7 +88,7 @@ func (s *Store) checkpointOps(id int) []op {
 			continue
 		}
 		st := s.reps[k]
-		t, n, _ := splitPartition(k.partition)
+		t, n, _ := core.SplitPartitionName(k.partition)
 		pre := t + " " + strconv.Itoa(n) + " "
 		rp = append(rp, pre+strconv.FormatInt(st.rp, 10))
 		start = append(start, pre+strconv.FormatInt(st.start, 10))

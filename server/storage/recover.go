@@ -189,7 +189,7 @@ func (s *Store) adopt(c *core.Cluster, loaded []repKey) {
 	s.adopted = map[repKey]*repState{}
 	var ops []op
 	for _, k := range loaded {
-		t, n, _ := splitPartition(k.partition)
+		t, n, _ := core.SplitPartitionName(k.partition)
 		tp := c.Topic(t)
 		if tp == nil || n >= len(tp.Partitions()) {
 			continue

@@ -233,10 +233,7 @@ func (e *Engine) partitions(c *core.Cluster, snap *core.Snapshot, s *scene.Scene
 			if t.Internal || len(s.Partitions) == scene.MaxPartitions {
 				continue
 			}
-			idx := 0
-			if i := strings.LastIndexByte(p.Name, '-'); i >= 0 {
-				idx, _ = strconv.Atoi(p.Name[i+1:])
-			}
+			_, idx, _ := core.SplitPartitionName(p.Name)
 			sp := scene.Partition{Name: p.Name, Topic: t.Name, Index: idx, Leader: p.Leader, Epoch: p.LeaderEpoch,
 				ISR: append([]int{}, p.ISR...), Assignment: append([]int{}, p.Assignment...), Replicas: []scene.Replica{}}
 			var top int64
