@@ -17,6 +17,7 @@ type metaView struct {
 	epochs   map[*Partition]int32
 	topics   map[string]bool // topics of interest
 	deleted  map[string]bool // topics it knew that the brokers no longer know (forget)
+	absent   map[string]bool // topics the last answer about them said do not exist (UNKNOWN_TOPIC_OR_PARTITION)
 	sorted   []string        // topics' keys in order (what a refresh asks for); never changed in place
 	all      bool            // ask for every topic (pattern subscription)
 	maxAge   int64           // metadata.max.age.ms: refresh at least this often
@@ -33,7 +34,7 @@ type metaView struct {
 
 func newMetaView(c *Cluster, from *node, s settings, onUpdate func(), alive func() bool) *metaView {
 	return &metaView{c: c, from: from, counts: map[string]int{}, leaders: map[*Partition]int{}, epochs: map[*Partition]int32{},
-		topics: map[string]bool{}, deleted: map[string]bool{}, next: c.rng.Intn(len(c.brokers)), backoff: s.int("retry.backoff.ms"), timeout: s.int("request.timeout.ms"),
+		topics: map[string]bool{}, deleted: map[string]bool{}, absent: map[string]bool{}, next: c.rng.Intn(len(c.brokers)), backoff: s.int("retry.backoff.ms"), timeout: s.int("request.timeout.ms"),
 		maxAge: s.int("metadata.max.age.ms"), onUpdate: onUpdate, alive: alive}
 }
 
@@ -143,6 +144,7 @@ func (m *metaView) apply(resp []topicMeta) {
 	for _, tm := range resp {
 		if tm.err == "UNKNOWN_TOPIC_OR_PARTITION" {
 			m.forget(tm.name)
+			m.absent[tm.name] = true
 		}
 		if tm.err != "" {
 			missing = true
@@ -150,6 +152,7 @@ func (m *metaView) apply(resp []topicMeta) {
 		}
 		m.counts[tm.name] = tm.parts[len(tm.parts)-1].p.ID + 1
 		delete(m.deleted, tm.name)
+		delete(m.absent, tm.name)
 		for _, pm := range tm.parts {
 			if old, ok := m.epochs[pm.p]; ok && pm.epoch < old && m.c.preset.clientEpochs {
 				// KIP-320: a broker with stale metadata (a deposed leader

@@ -95,10 +95,15 @@ func (m *member) ensure() {
 	}
 	k.meta.wantAll(k.subscription())
 	for _, t := range k.topics {
-		if k.meta.counts[t] == 0 && !k.meta.deleted[t] {
-			// The consumer joins once it knows its topics (onMetadata
-			// calls ensure again); a topic it saw deleted does not hold
-			// it back (the Java consumer joins with whatever exists).
+		if k.meta.counts[t] == 0 && !k.meta.deleted[t] && !k.meta.absent[t] {
+			// The consumer joins once the brokers have answered about its
+			// topics (onMetadata calls ensure again), so that the leader's
+			// first assignment covers them; a topic they said does not
+			// exist (never created, or deleted) does not hold it back: the
+			// Java consumer joins with whatever exists, the leader assigns
+			// no partitions of it, and rejoins when its metadata shows it
+			// (ConsumerCoordinator.performAssignment, the metadata
+			// snapshot).
 			return
 		}
 	}

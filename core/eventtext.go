@@ -91,7 +91,13 @@ func (e *Event) Text() string {
 		if e.Retry {
 			next = "will retry"
 		}
-		s := fmt.Sprintf("%s %s failed on %s: %s (attempt %d, %s)", e.Producer, Values(e.RecordList()), e.Partition, e.Error, e.Attempt, next)
+		var s string
+		if e.Partition == "" {
+			// send() gave up waiting for the topic's metadata (max.block.ms)
+			s = fmt.Sprintf("%s %s failed on %s before it was sent: %s (%s)", e.Producer, Values(e.RecordList()), e.Topic, e.Error, next)
+		} else {
+			s = fmt.Sprintf("%s %s failed on %s: %s (attempt %d, %s)", e.Producer, Values(e.RecordList()), e.Partition, e.Error, e.Attempt, next)
+		}
 		if e.Detail != "" {
 			s += ": " + e.Detail
 		}

@@ -152,6 +152,7 @@ var knobs = map[string]knob{
 	"linger.ms":                             {scopeProducer, "0", intIn(0, math.MaxInt32)},
 	"batch.size":                            {scopeProducer, "16384", intIn(0, math.MaxInt32)},
 	"delivery.timeout.ms":                   {scopeProducer, "120000", intIn(0, math.MaxInt32)},
+	"max.block.ms":                          {scopeProducer, "60000", intIn(0, math.MaxInt32)}, // 0.8.2: metadata.fetch.timeout.ms, the same 60 s
 	"partitioner":                           {scopeProducer, "default", oneOf(partitioners...)},
 	"partition.assignment.strategy":         {scopeConsumer, "range", listOf(assignors...)},
 	"enable.auto.commit":                    {scopeConsumer, "true", isBool},

@@ -124,6 +124,13 @@ type preset struct {
 	// 20% jitter; RecordAccumulator.shouldBackoff@3.7) and skip the backoff
 	// when the partition has a newer leader (KAFKA-15415, 3.7).
 	expBackoff bool
+	// topicWaitText: the wording of send()'s TimeoutException when a
+	// topic's metadata does not come within max.block.ms: "Topic T not
+	// present in metadata after N ms." (2.x clients: ksql's 2019 reports
+	// on Kafka 2.3 quote it; KafkaProducer.waitOnMetadata), before that
+	// "Failed to update metadata after N ms." (0.8.2's
+	// metadata.fetch.timeout.ms, 0.9-1.x's max.block.ms).
+	topicWaitText bool
 	// partitioner: keyless default: "roundrobin" (<=2.3), "sticky" (2.4-3.2, KIP-480), "uniform" (3.3+, KIP-794).
 	partitioner string
 	defaults    map[string]string
@@ -168,7 +175,7 @@ var presets = map[string]*preset{
 	"2.8": {
 		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, hwWaitsAfterAlterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip360: true, stableOffsets: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
-		partitioner: "sticky", batchExpiry: "delivery",
+		partitioner: "sticky", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{
 			"acks":               "1",
 			"enable.idempotence": "false",
@@ -179,14 +186,14 @@ var presets = map[string]*preset{
 		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true, kraftLeaderBalance: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
-		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
+		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
-		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery",
+		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{"linger.ms": "5"},
 	},
 }

@@ -21,6 +21,7 @@ type producerConf struct {
 	backoff        int64
 	backoffMax     int64 // retry.backoff.max.ms (3.7+, KIP-580)
 	deliveryMs     int64 // 0: none (pre-2.1 producers)
+	maxBlockMs     int64 // how long send() waits for its topic's metadata (max.block.ms)
 	partitioner    string
 }
 
@@ -42,7 +43,8 @@ type Producer struct {
 	pidReq  bool
 	queues  map[*Partition]*pqueue
 	qorder  []*pqueue
-	waiting []precord   // records whose topic's metadata is not known yet
+	waiting []precord   // records whose topic's metadata is not known yet, in send order
+	waitDue int64       // when the first of them times out (expireWaiting is set for it); 0: none set
 	inflt   map[int]int // in-flight requests per broker
 	reqs    map[int]*preq
 	reqSeq  int
@@ -95,6 +97,7 @@ func (c *Cluster) producerConf(s settings, explicit map[string]string) (producer
 		retries: s.int("retries"), maxInFlight: int(s.int("max.in.flight.requests.per.connection")),
 		idempotent: s.bool("enable.idempotence"), lingerMs: s.int("linger.ms"), batchSize: int(s.int("batch.size")),
 		requestTimeout: s.int("request.timeout.ms"), backoff: s.int("retry.backoff.ms"), backoffMax: s.int("retry.backoff.max.ms"), deliveryMs: s.int("delivery.timeout.ms"),
+		maxBlockMs:  s.int("max.block.ms"),
 		partitioner: s["partitioner"],
 	}
 	switch s["acks"] {
@@ -209,7 +212,7 @@ func (p *Producer) send(cmd Produce) error {
 			v = values[next]
 			next++
 		}
-		pr := precord{topic: cmd.Topic, partition: part, rec: log.Record{Key: key, Value: v, HasKey: hasKey}}
+		pr := precord{topic: cmd.Topic, partition: part, rec: log.Record{Key: key, Value: v, HasKey: hasKey}, sent: c.now}
 		pr.id = c.history.send(p.Name, v, p.conf.acks, p.conf.idempotent)
 		p.pending++
 		more := 1

@@ -8,7 +8,8 @@ type precord struct {
 	topic     string
 	partition int // -1: partitioner decides
 	rec       log.Record
-	id        int // history id
+	id        int   // history id
+	sent      int64 // when send() took it: max.block.ms counts from there
 }
 
 // pqueue is the accumulator deque of one partition.

@@ -1,8 +1,11 @@
 package core
 
 import (
-	"github.com/kafkasim/kafkasim/core/hash"
+	"fmt"
 	"slices"
+
+	"github.com/kafkasim/kafkasim/core/hash"
+	"github.com/kafkasim/kafkasim/core/log"
 )
 
 // partitionerState is what the partitioner keeps about one topic.
@@ -33,8 +36,9 @@ func (p *Producer) dest(topic string) dest {
 // place runs the partitioner (if metadata allows) and appends the record
 // to its partition's accumulator; more is as for accumulate.
 func (p *Producer) place(d *dest, pr *precord, more int) {
-	if d.n == 0 {
-		p.waiting = append(p.waiting, *pr)
+	if d.n == 0 || d.t == nil {
+		// d.t nil: deleted since the producer's metadata last listed it
+		p.wait(pr)
 		return
 	}
 	part := pr.partition
@@ -42,7 +46,7 @@ func (p *Producer) place(d *dest, pr *precord, more int) {
 		part = p.partition(d, pr)
 	}
 	if part >= len(d.t.parts) {
-		p.waiting = append(p.waiting, *pr)
+		p.wait(pr)
 		return
 	}
 	p.accumulate(d.t.parts[part], pr, more)
@@ -118,4 +122,78 @@ func (p *Producer) available(t *Topic, n int) []int {
 		}
 	}
 	return out
+}
+
+// wait holds a record whose topic (or partition) the producer's metadata
+// does not have yet: KafkaProducer.send blocks in waitOnMetadata, asking
+// for metadata every retry.backoff.ms, for at most max.block.ms, and then
+// fails the record (expireWaiting).
+func (p *Producer) wait(pr *precord) {
+	p.waiting = append(p.waiting, *pr)
+	p.waitTimer()
+}
+
+// waitTimer sets expireWaiting for the first waiting record's deadline,
+// unless one is set for it already.
+func (p *Producer) waitTimer() {
+	if len(p.waiting) == 0 {
+		return
+	}
+	due := p.waiting[0].sent + p.conf.maxBlockMs
+	if p.waitDue == due {
+		return
+	}
+	p.waitDue = due
+	p.c.after(max(0, due-p.c.now), func() {
+		if p.waitDue == due {
+			p.waitDue = 0
+			p.expireWaiting()
+		}
+	})
+}
+
+// expireWaiting fails the waiting records that have waited max.block.ms
+// for metadata, with the TimeoutException send() throws (a record that
+// waits was never in a batch: no partition, no attempt), and sets the
+// timer for the next.
+func (p *Producer) expireWaiting() {
+	keep := p.waiting[:0]
+	var failed []precord
+	for _, pr := range p.waiting {
+		if p.c.now-pr.sent >= p.conf.maxBlockMs {
+			failed = append(failed, pr)
+		} else {
+			keep = append(keep, pr)
+		}
+	}
+	p.waiting = keep
+	for i := 0; i < len(failed); {
+		j := i + 1
+		for j < len(failed) && failed[j].topic == failed[i].topic && failed[j].partition == failed[i].partition {
+			j++
+		}
+		recs := make([]log.Record, 0, j-i)
+		for _, pr := range failed[i:j] {
+			recs = append(recs, pr.rec)
+			p.c.history.fail(pr.id, "TIMEOUT")
+			p.pending--
+		}
+		p.c.emit(Event{Type: EvProduceError, Producer: p.Name, Topic: failed[i].topic, Records: recs, Error: "TIMEOUT", Fate: FateFailed,
+			Detail: p.metadataTimeout(failed[i].topic, failed[i].partition)})
+		i = j
+	}
+	p.waitTimer()
+}
+
+// metadataTimeout is KafkaProducer.waitOnMetadata's TimeoutException
+// message for a record bound for topic (and partition, if >= 0).
+func (p *Producer) metadataTimeout(topic string, partition int) string {
+	ms := p.conf.maxBlockMs
+	if !p.c.preset.topicWaitText {
+		return fmt.Sprintf("Failed to update metadata after %d ms.", ms)
+	}
+	if n := p.meta.counts[topic]; n > 0 && partition >= 0 {
+		return fmt.Sprintf("Partition %d of topic %s with partition count %d is not present in metadata after %d ms.", partition, topic, n, ms)
+	}
+	return fmt.Sprintf("Topic %s not present in metadata after %d ms.", topic, ms)
 }

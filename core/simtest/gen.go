@@ -179,6 +179,12 @@ type gen struct {
 	// and whole
 	world  faultState
 	calmMs int64
+	// rt draws the topic churn (topicChurn) on a stream of its own, so
+	// that seeds without it keep their scripts; churn says this seed
+	// deletes and creates topics while it runs, nextTopic numbers them
+	rt        *xrand.Rand
+	churn     bool
+	nextTopic int
 }
 
 // Generate builds the case of seed under cfg. The same seed and
@@ -188,7 +194,7 @@ func Generate(seed uint64, cfg Config) *Case {
 		cfg.Steps = DefaultSteps
 	}
 	g := &gen{r: xrand.New(seed), rs: xrand.New(seed ^ 0x5eed_57a7_1c00_0000),
-		rk: xrand.New(seed ^ 0x6b1d_5e77_1a65_0000), cfg: cfg, unsafe: cfg.Unsafe}
+		rk: xrand.New(seed ^ 0x6b1d_5e77_1a65_0000), rt: xrand.New(seed ^ 0x70b1_c0de_1e7e_0000), cfg: cfg, unsafe: cfg.Unsafe}
 	g.setup(seed)
 	for i := 0; i < cfg.Steps; i++ {
 		g.step()

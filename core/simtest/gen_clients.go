@@ -78,6 +78,11 @@ func (g *gen) setup(seed uint64) {
 		set["min.insync.replicas"] = "2"
 		set["unclean.leader.election.enable"] = "false"
 	}
+	if g.churn = g.rt.Chance(20); g.churn {
+		// Topic deletion is off by default before 1.0 (KAFKA-5384); a seed
+		// that churns topics turns it on, as an operator would.
+		set["delete.topic.enable"] = "true"
+	}
 	g.add(core.Set{Configs: set})
 	g.pin()
 
@@ -91,6 +96,7 @@ func (g *gen) setup(seed uint64) {
 		g.pin() // a consumer of a topic that does not exist never joins its group
 		g.topics = append(g.topics, t)
 	}
+	g.nextTopic = len(g.topics)
 	for i, n := 0, r.Between(1, 3); i < n; i++ {
 		g.newProducer()
 	}

@@ -14,6 +14,9 @@ func (g *gen) step() {
 		}
 		return
 	}
+	if g.topicChurn() {
+		return
+	}
 	r := g.r
 	down := len(g.brokersIn(crashed, off, paused))
 	weights := []int{
