@@ -455,10 +455,19 @@ const App = {
   },
   hoverExtra(m) {
     if (m.kind === "broker") return `broker ${m.broker}: ${UI.brokerState(m.broker)}`;
-    if (m.kind === "record") return `${m.partition} offset ${m.offset}` + (m.broker ? ` on broker ${m.broker}` : "");
-    if (m.kind === "replica") return `${m.partition} on broker ${m.broker}`;
+    if (m.kind === "record") return `${m.partition} offset ${m.offset}` + (m.broker ? ` on broker ${m.broker}` : "") + this.deletingNote(m.partition);
+    if (m.kind === "replica") return `${m.partition} on broker ${m.broker}` + this.deletingNote(m.partition);
+    if (m.kind === "partition") return m.partition + this.deletingNote(m.partition);
     if (m.name) return m.name;
     return "";
+  },
+  // deletingNote says why a struck-through partition is still drawn: its
+  // topic is marked for deletion (ZooKeeper mode) and waits for brokers.
+  deletingNote(partition) {
+    if (!partition) return "";
+    const topic = partition.slice(0, partition.lastIndexOf("-"));
+    const t = kafkasim.snapshot().topics.find((x) => x.name === topic);
+    return t && t.deleting ? ". Struck through: topic " + topic + " is marked for deletion (/admin/delete_topics); the controller deletes each replica when its broker answers StopReplica, so a broker that is down holds the topic here until it is back" : "";
   },
   onCanvasClick(m, x, y) {
     UI.closeMenus();

@@ -234,7 +234,7 @@ func (e *Engine) partitions(c *core.Cluster, snap *core.Snapshot, s *scene.Scene
 				continue
 			}
 			_, idx, _ := core.SplitPartitionName(p.Name)
-			sp := scene.Partition{Name: p.Name, Topic: t.Name, Index: idx, Leader: p.Leader, Epoch: p.LeaderEpoch,
+			sp := scene.Partition{Name: p.Name, Topic: t.Name, Index: idx, Leader: p.Leader, Epoch: p.LeaderEpoch, Deleting: t.Deleting,
 				ISR: append([]int{}, p.ISR...), Assignment: append([]int{}, p.Assignment...), Replicas: []scene.Replica{}}
 			var top int64
 			for _, r := range p.Replicas {

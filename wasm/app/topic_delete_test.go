@@ -15,7 +15,8 @@ import (
 // second: nothing fails on a partition that vanished or came back as a
 // new topic, a deleted topic's partitions leave the picture once its
 // deletion completed (while it waits for broker 2 the topic still
-// exists, in ZooKeeper and on broker 2's disk), and its
+// exists, in ZooKeeper and on broker 2's disk, and is drawn marked for
+// deletion), and its
 // records are not findings (they were deleted, not lost).
 func TestTopicDeletionScenes(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "core", "scenario", "testdata", "topic-delete-zk.ksim"))
@@ -33,7 +34,7 @@ func TestTopicDeletionScenes(t *testing.T) {
 		}
 		return out
 	}
-	sawGone := false
+	sawGone, sawDeleting := false, false
 	for e.State(false).ScriptEnd < 0 && e.Now() < 120_000 {
 		if err := e.Advance(1_000); err != nil {
 			t.Fatal(err)
@@ -42,6 +43,16 @@ func TestTopicDeletionScenes(t *testing.T) {
 			s, err := e.Scene(SceneOptions{View: v})
 			if err != nil {
 				t.Fatalf("t=%d %s: %v", e.Now(), v, err)
+			}
+			// orders is marked for deletion at 30 s and waits for broker
+			// 2: the picture strikes it through (scene.Partition.Deleting).
+			if v == scene.ViewCluster && e.Now() > 31_000 && e.Now() < 40_000 {
+				for _, p := range s.Partitions {
+					if p.Deleting != (p.Topic == "orders") {
+						t.Fatalf("t=%d: %s deleting %v", e.Now(), p.Name, p.Deleting)
+					}
+					sawDeleting = sawDeleting || p.Deleting
+				}
 			}
 			// Broker 2 is back at 41 s and the deletion completes; orders
 			// is created again at 46 s.
@@ -68,8 +79,8 @@ func TestTopicDeletionScenes(t *testing.T) {
 			t.Fatalf("t=%d: findings %+v: records of a deleted topic are not lost", e.Now(), e.Findings())
 		}
 	}
-	if !sawGone {
-		t.Fatal("the scenario did not reach the deletion")
+	if !sawGone || !sawDeleting {
+		t.Fatalf("the scenario did not show orders marked for deletion (%v) and then gone (%v)", sawDeleting, sawGone)
 	}
 	st := e.State(true)
 	if st.ScriptEnd < 0 || len(st.Failures) != 0 {

@@ -47,7 +47,14 @@ func (d *drawer) cluster(c *layout.Cluster) {
 	}
 	if c.Labels {
 		for _, ln := range c.Lines {
-			d.g.text(d.dst, ln.Text, ln.Box.X, ln.Box.Y+(ln.Box.H-layout.CharH)/2, cInk)
+			ink := cInk
+			if ln.Deleting {
+				ink = cFaint
+			}
+			d.g.text(d.dst, ln.Text, ln.Box.X, ln.Box.Y+(ln.Box.H-layout.CharH)/2, ink)
+			if ln.Deleting {
+				strike(d.g, d.dst, layout.Rect{X: ln.Box.X, Y: ln.Box.Y, W: layout.TextW(ln.Text), H: ln.Box.H})
+			}
 		}
 	} else {
 		for _, ln := range c.Lines {
@@ -210,6 +217,30 @@ func (d *drawer) replica(c *layout.Cluster, rb *layout.ReplicaBox) {
 		d.cell(c, r, r.Cells[cb.Cell], cb.Box)
 	}
 	d.markers(c, rb, r)
+	if p.Deleting {
+		d.deleting(c, rb)
+	}
+}
+
+// deleting crosses out a replica of a partition marked for deletion, its
+// badge and cells, and says so after them where the row has room.
+func (d *drawer) deleting(c *layout.Cluster, rb *layout.ReplicaBox) {
+	end := rb.Badge.Right()
+	if n := len(rb.Cells); n > 0 {
+		end = rb.Cells[n-1].Box.Right()
+	}
+	end = math.Max(end, rb.LEOX)
+	strike(d.g, d.dst, layout.Rect{X: rb.Badge.X, Y: rb.Strip.Y, W: end - rb.Badge.X, H: rb.Strip.H})
+	const word = "deleting"
+	if x := end + 8; c.Badges && x+layout.TextW(word) <= rb.Row.Right()-2 {
+		d.g.text(d.dst, word, x, rb.Strip.Y+(rb.Strip.H-layout.CharH)/2, cVermilion)
+	}
+}
+
+// strike crosses out what r holds, a partition marked for deletion: a
+// line through its middle (a shape, not only a colour).
+func strike(g *gfx, dst *ebiten.Image, r layout.Rect) {
+	g.rect(dst, layout.Rect{X: r.X - 1, Y: r.Y + r.H/2 - 1, W: r.W + 2, H: 2}, cVermilion)
 }
 
 // markers draws HW (a bar through the log at the boundary, a filled

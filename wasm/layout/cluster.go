@@ -61,6 +61,9 @@ type Row struct {
 type Line struct {
 	Box  Rect
 	Text string
+	// Deleting: every partition on the line is marked for deletion (the
+	// label is drawn struck through)
+	Deleting bool
 }
 
 // ReplicaBox is one replica's row inside its broker's column.
@@ -347,15 +350,17 @@ func (c *Cluster) layoutBrokers(s *scene.Scene, r Rect) float64 {
 			y := y0 + float64(line)*rowH
 			lbl := Rect{r.X, y, gutter - 6, rowH}
 			var names []*scene.Partition
+			deleting := true
 			for k := 0; k < sub && line*sub+k < len(ps); k++ {
 				pi := ps[line*sub+k]
 				p := &s.Partitions[pi]
 				names = append(names, p)
+				deleting = deleting && p.Deleting
 				from := max(p.From, windowEnd(p)-fits)
 				part := Rect{lbl.X + lbl.W*float64(k)/float64(sub), y, lbl.W / float64(sub), rowH}
 				c.Rows = append(c.Rows, Row{Partition: pi, Band: band, Sub: k, From: from, Y: y, H: rowH, Label: part})
 			}
-			c.Lines = append(c.Lines, Line{Box: lbl, Text: Fit(lineText(names), lbl.W)})
+			c.Lines = append(c.Lines, Line{Box: lbl, Text: Fit(lineText(names), lbl.W), Deleting: deleting && len(names) > 0})
 		}
 	}
 	c.layoutReplicas(s, badgeW, subW)

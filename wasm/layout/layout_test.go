@@ -524,3 +524,20 @@ func TestFindMarkers(t *testing.T) {
 		t.Error("a marker of an unknown partition was found")
 	}
 }
+
+// TestDeletingLine: a line of partitions all marked for deletion is
+// flagged for the strike-through, and no other line is.
+func TestDeletingLine(t *testing.T) {
+	l := Build(withView(sample.Faults(), scene.ViewCluster), 960, 600)
+	var deleting, other []string
+	for _, ln := range l.Cluster.Lines {
+		if ln.Deleting {
+			deleting = append(deleting, ln.Text)
+		} else {
+			other = append(other, ln.Text)
+		}
+	}
+	if len(deleting) != 1 || deleting[0] != "old-0" || len(other) == 0 {
+		t.Errorf("lines struck through %q, others %q; want only old-0 struck", deleting, other)
+	}
+}

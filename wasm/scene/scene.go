@@ -161,13 +161,17 @@ type Group struct {
 // "topic-index". From is the first offset of the record window shared by
 // all its replicas, so cells of the same offset line up across brokers.
 type Partition struct {
-	Name       string    `json:"name"`
-	Topic      string    `json:"topic"`
-	Index      int       `json:"index"`
-	Internal   bool      `json:"internal,omitempty"`
-	Leader     int       `json:"leader"` // broker id, -1: offline
-	Epoch      int32     `json:"epoch"`
-	Unclean    bool      `json:"unclean,omitempty"` // the current leader was elected uncleanly (out of the ISR)
+	Name     string `json:"name"`
+	Topic    string `json:"topic"`
+	Index    int    `json:"index"`
+	Internal bool   `json:"internal,omitempty"`
+	Leader   int    `json:"leader"` // broker id, -1: offline
+	Epoch    int32  `json:"epoch"`
+	Unclean  bool   `json:"unclean,omitempty"` // the current leader was elected uncleanly (out of the ISR)
+	// Deleting: its topic is marked for deletion and not gone yet (ZooKeeper
+	// mode: until every replica's broker has deleted its replica; an
+	// offline broker holds it there)
+	Deleting   bool      `json:"deleting,omitempty"`
 	ISR        []int     `json:"isr"`
 	Assignment []int     `json:"assignment"` // preferred leader first
 	From       int64     `json:"from"`

@@ -140,6 +140,13 @@ func Faults() *scene.Scene {
 					{Broker: 2, Role: scene.RoleFollower, Epoch: 1, LEO: 1, HW: 1, Flushed: 1,
 						Cells: []scene.Cell{{Offset: 0, Value: "m1"}, {Offset: 1, Value: "m2", Flags: scene.FlagLost}, {Offset: 2, Value: "m3", Flags: scene.FlagLost}}},
 				}},
+			// Topic old, marked for deletion: brokers 5 and 4 deleted their
+			// replicas, crashed broker 1 still holds its own, so the
+			// controller waits (TopicDeletionManager).
+			{Name: "old-0", Topic: "old", Index: 0, Leader: -1, Epoch: 2, Deleting: true, ISR: []int{}, Assignment: []int{1, 5, 4}, From: 0,
+				Replicas: []scene.Replica{
+					{Broker: 1, Role: scene.RoleNone, Epoch: 1, LEO: 3, HW: 3, Flushed: 3, Cells: cells(0, 3, ep, mValue)},
+				}},
 		},
 		Messages: []scene.Message{
 			{ID: 1, From: "p1", To: "5", Kind: "Produce", Partition: "t-0", SentAt: 4999, DeliverAt: 5001},
