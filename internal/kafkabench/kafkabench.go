@@ -115,10 +115,25 @@ func Pipeline(seeds []string, n int, every func(produced int)) (Phases, error) {
 		}
 		return true
 	}
+	// Until the producer is done, a poll also returns when it finishes,
+	// so a consumer that has already read everything is not left
+	// waiting for records that will never come (a fixed 100 ms poll
+	// timeout added up to 100 ms to either side's time at random).
+	// After it, every poll has records to return until done.
+	untilProduced, stopPolls := context.WithCancel(ctx)
+	defer stopPolls()
+	go func() {
+		<-produced
+		stopPolls()
+	}()
 	for !done() && ctx.Err() == nil {
-		pctx, pcancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		pctx := ctx
+		select {
+		case <-produced:
+		default:
+			pctx = untilProduced
+		}
 		fs := cons.PollFetches(pctx)
-		pcancel()
 		fs.EachRecord(func(r *kgo.Record) {
 			got++
 			seen[r.Partition] = max(seen[r.Partition], r.Offset)
