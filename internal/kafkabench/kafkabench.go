@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"runtime/metrics"
 	"strconv"
@@ -55,12 +56,17 @@ type Phases struct {
 func Pipeline(seeds []string, n int, every func(produced int)) (Phases, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	prod, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.DefaultProduceTopic(Topic), kgo.RequiredAcks(kgo.AllISRAcks()))
+	var hooks []kgo.Opt // TraceEnv's, or none
+	tr := newTracer()
+	if tr != nil {
+		hooks = append(hooks, kgo.WithHooks(tr))
+	}
+	prod, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(seeds...), kgo.DefaultProduceTopic(Topic), kgo.RequiredAcks(kgo.AllISRAcks())}, hooks...)...)
 	if err != nil {
 		return Phases{}, err
 	}
 	defer prod.Close()
-	cons, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.ConsumeTopics(Topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	cons, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(seeds...), kgo.ConsumeTopics(Topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart())}, hooks...)...)
 	if err != nil {
 		return Phases{}, err
 	}
@@ -68,6 +74,9 @@ func Pipeline(seeds []string, n int, every func(produced int)) (Phases, error) {
 	val := bytes.Repeat([]byte("x"), 100)
 	var ph Phases
 	start, cpu0, gc0 := time.Now(), cpuTime(), gcTime()
+	if tr != nil {
+		tr.start = start
+	}
 	bytes0, objs0 := allocated()
 
 	var mu sync.Mutex
@@ -81,6 +90,9 @@ func Pipeline(seeds []string, n int, every func(produced int)) (Phases, error) {
 				every(i)
 			}
 			prod.Produce(ctx, &kgo.Record{Key: []byte(strconv.Itoa(i)), Value: val}, func(r *kgo.Record, err error) {
+				if tr != nil {
+					tr.ack()
+				}
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil {
@@ -134,6 +146,9 @@ func Pipeline(seeds []string, n int, every func(produced int)) (Phases, error) {
 			pctx = untilProduced
 		}
 		fs := cons.PollFetches(pctx)
+		if tr != nil {
+			tr.read(fs.NumRecords())
+		}
 		fs.EachRecord(func(r *kgo.Record) {
 			got++
 			seen[r.Partition] = max(seen[r.Partition], r.Offset)
@@ -149,6 +164,9 @@ func Pipeline(seeds []string, n int, every func(produced int)) (Phases, error) {
 	ph.Total, ph.CPU, ph.GC, ph.Unread = time.Since(start), cpuTime()-cpu0, gcTime()-gc0, n-got
 	bytes1, objs1 := allocated()
 	ph.AllocBytes, ph.Allocs = bytes1-bytes0, objs1-objs0
+	if tr != nil {
+		tr.print(os.Stderr, seeds[0], ph)
+	}
 	return ph, nil
 }
 
