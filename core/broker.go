@@ -38,7 +38,7 @@ type Broker struct {
 	hwCheckpoint map[*Partition]int64    // replication-offset-checkpoint (on disk)
 
 	cache     map[*Partition]pstate // metadata cache
-	metaSeen  bool                  // the cache has had a topic removed (it is not empty for want of metadata)
+	metaSeen  bool                  // the controller has sent this process metadata (its cache is not empty for want of it, even with no topic)
 	ctrlEpoch int
 	fetchers  map[int]*fetcher // by leader id
 	// deferFetch collects leaders to fetch from while a LeaderAndIsr is

@@ -21,6 +21,7 @@ func (b *Broker) handleLeaderAndIsr(req leaderAndIsrReq) {
 		return // a deposed controller
 	}
 	b.ctrlEpoch = ctrlEpoch
+	b.metaSeen = true // it knows the live brokers now, partitions or none
 	// Like ReplicaManager.becomeLeaderOrFollower, apply every partition
 	// first, then start the fetchers once, so the first Fetch to each
 	// leader covers all the partitions it leads.

@@ -14,7 +14,7 @@ func (m *metadata) onControllerFailover() {
 	}
 	// Dead replicas leave the ISR; offline partitions get a leader if possible.
 	m.handleOffline(all)
-	m.propagate(all, nil) // a new controller sends everyone the full state
+	m.propagate(all, m.registeredIDs()) // a new controller sends everyone the full state, even of no partition
 	m.startZKLeaderBalance(zkFirstBalanceMs)
 	m.deletionsOnFailover()
 }

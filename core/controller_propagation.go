@@ -50,7 +50,11 @@ func joinInts(v []int) string {
 // UpdateMetadata for the rest; in KRaft, the metadata records it fetches).
 func (m *metadata) propagate(parts []*Partition, only []int) {
 	from := m.ctrlNode()
-	if from == nil || len(parts) == 0 {
+	if from == nil || len(parts) == 0 && only == nil {
+		// Nothing changed. A message to named brokers goes even when it
+		// holds no partition: it tells them the live brokers
+		// (UpdateMetadata), so that their answers to clients are not
+		// "empty" (metaSeen).
 		return
 	}
 	ups := make([]partUpdate, 0, len(parts))

@@ -79,10 +79,22 @@ func TestSendTimesOutWithoutMetadata(t *testing.T) {
 // (the Java consumer does not wait for it), is assigned nothing, and
 // takes the topic's partitions in a rebalance once it is created.
 func TestConsumerJoinsWithoutItsTopic(t *testing.T) {
-	c := runScript(t, `cluster brokers=3 seed=3 version=4.0
+	for _, tc := range []struct{ name, version, other string }{
+		{"kraft", "4.0", "topic create other partitions=1 rf=3\n"},
+		// No topic at all: the brokers' metadata lists the live brokers
+		// all the same, so it is an answer, not an "empty" one (which
+		// clients ignore: a broker that has heard nothing yet).
+		{"kraft, no topic", "4.0", ""},
+		{"zk, no topic", "3.9 metadata=zk", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) { consumerJoinsWithoutItsTopic(t, tc.version, tc.other) })
+	}
+}
+
+func consumerJoinsWithoutItsTopic(t *testing.T, version, other string) {
+	c := runScript(t, `cluster brokers=3 seed=3 version=`+version+`
 set auto.create.topics.enable=false group.initial.rebalance.delay.ms=0
-topic create other partitions=1 rf=3
-consumer c group=g topics=later offset.reset=earliest
+`+other+`consumer c group=g topics=later offset.reset=earliest
 wait 5s
 `)
 	s := c.Snapshot()
