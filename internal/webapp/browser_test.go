@@ -339,6 +339,18 @@ func TestBrowser(t *testing.T) {
 	}
 	b.js(nil, `new Promise(r => setTimeout(() => r(true), 1500))`) // the welcome cluster moves
 	b.shot("01-welcome")
+	singleSampled := func(t *testing.T) {
+		var aa string
+		b.js(&aa, `(() => { const c = document.getElementById("canvas").contentDocument.querySelector("canvas");
+			const gl = c && c.getContext("webgl2"); return gl ? String(gl.getContextAttributes().antialias) : "no WebGL 2 context"; })()`)
+		if aa != "false" {
+			t.Errorf("the canvas's WebGL context has antialias %s, want false (wasm/canvas singleSampled: a multisampled drawing buffer costs every frame and changes no pixel)", aa)
+		}
+	}
+	t.Run("the canvas's drawing buffer is single-sampled", func(t *testing.T) {
+		b.t = t
+		singleSampled(t)
+	})
 	t.Run("screenshots of the acks=1 story", func(t *testing.T) {
 		b.t = t
 		b.js(nil, fmt.Sprintf(`kafkasim.load(%q), kafkasim.runUntilDone(), UI.openStory("m3"), true`, acks1))
@@ -418,6 +430,7 @@ func TestBrowser(t *testing.T) {
 		}
 		b.js(nil, `new Promise(r => { const t0 = Date.now(); (function w() { if (App.canvasReady || Date.now() - t0 > 30000) r(true); else setTimeout(w, 100); })(); })`)
 		b.shot("10-after-context-loss")
+		singleSampled(t) // the reloaded canvas too
 	})
 	t.Logf("browser tests took %s", time.Since(start).Round(time.Millisecond))
 }

@@ -222,6 +222,9 @@ func (gm *game) pointer(l *layout.Layout) {
 }
 
 // Draw draws the newest scene at the virtual time the clock has reached.
+// It fills the whole screen first, in every frame: Ebiten does not clear
+// it (SetScreenClearedEveryFrame(false), main), and presents a frame only
+// when Draw changed the screen.
 func (gm *game) Draw(screen *ebiten.Image) {
 	gm.frames++
 	if gm.frames == 1 {

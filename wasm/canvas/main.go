@@ -134,6 +134,11 @@ func main() {
 	mark("game") // the sprite sheet is built; Ebiten starts next
 	ebiten.SetWindowTitle("kafkasim")
 	ebiten.SetRunnableOnUnfocused(true)
+	singleSampled()
+	// Draw paints every pixel of the screen (its background first), so
+	// Ebiten's clear of it before each Draw is a full pass over the canvas
+	// for nothing: about 4 ms a frame in SwiftShader (docs/canvas.md).
+	ebiten.SetScreenClearedEveryFrame(false)
 	br.post(map[string]string{"type": "ready"})
 	if err := ebiten.RunGame(gm); err != nil {
 		br.post(map[string]string{"type": "error", "error": err.Error()})
