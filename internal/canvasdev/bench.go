@@ -155,7 +155,7 @@ func Bench(ctx context.Context, root string, dur time.Duration, extra map[string
 	res.CanvasW, res.CanvasH = size[0], size[1]
 
 	// The reference scene in the real page, playing at 1x.
-	script := sample.ReferenceScript(int(dur.Seconds()) + 20)
+	script := sample.ReferenceScript(int((Warm + dur).Seconds()) + 20)
 	if _, err := chromedp.Run(bctx, chromedp.Evaluate[bool](fmt.Sprintf(`kafkasim.load(%q, "reference scene"), kafkasim.speed(1), kafkasim.advance(3000), kafkasim.play(), true`, script))); err != nil {
 		return nil, fmt.Errorf("loading the reference scene: %v", err)
 	}
@@ -292,9 +292,10 @@ func pageStats(ctx context.Context) (engineState, canvasStats, error) {
 // CPU the browser's threads ran meanwhile (ReadCPU of the browser's
 // process; empty where it could not be read).
 type Frames struct {
-	N    float64
-	Wall time.Duration
-	CPU  CPU
+	N      float64
+	Wall   time.Duration
+	CPU    CPU
+	Halves [2]float64 // CPU ms per frame, every thread, over the first and the second half of Wall (0 when not read)
 }
 
 // PerFrame is CPU milliseconds per drawn frame of thread k ("" for all).
@@ -308,14 +309,16 @@ func (f Frames) PerFrame(k string) float64 {
 	return f.CPU[k] / f.N
 }
 
-// countFrames waits for the iframe to draw, lets it warm up a second, and
+// countFrames waits for the iframe to draw, lets it warm up for Warm, and
 // counts its frames over dur, reading the CPU of the browser pid (and
-// every process under it) at both ends (pid 0: not read).
+// every process under it) at both ends and half way (pid 0: not read):
+// the two halves' CPU per frame (Frames.Halves) say whether the figure
+// was steady.
 func countFrames(ctx context.Context, frames string, dur time.Duration, pid int) (float64, Frames, error) {
 	if err := Poll(ctx, `(() => { try { return `+frames+` > 10; } catch (e) { return false; } })()`, 60*time.Second); err != nil {
 		return 0, Frames{}, err
 	}
-	time.Sleep(time.Second)
+	time.Sleep(Warm)
 	count := func() (float64, time.Time, error) {
 		n, err := chromedp.Run(ctx, chromedp.Evaluate[float64](frames))
 		return n, time.Now(), err
@@ -332,14 +335,35 @@ func countFrames(ctx context.Context, frames string, dur time.Duration, pid int)
 	if err != nil {
 		return 0, Frames{}, err
 	}
-	time.Sleep(dur)
+	time.Sleep(dur / 2)
+	cm := cpu()
+	nm, _, err := count()
+	if err != nil {
+		return 0, Frames{}, err
+	}
+	time.Sleep(dur - dur/2)
 	n1, t1, err := count()
 	if err != nil {
 		return 0, Frames{}, err
 	}
-	f := Frames{N: n1 - n0, Wall: t1.Sub(t0), CPU: cpu().Sub(c0)}
+	c1 := cpu()
+	f := Frames{N: n1 - n0, Wall: t1.Sub(t0), CPU: c1.Sub(c0)}
+	if pid != 0 && nm > n0 && n1 > nm {
+		f.Halves = [2]float64{cm.Sub(c0).Total() / (nm - n0), c1.Sub(cm).Total() / (n1 - nm)}
+	}
 	return f.N / f.Wall.Seconds(), f, nil
 }
+
+// Warm is how long countFrames lets a program run before it counts
+// (canvasbench -warm). V8 compiles a wasm function again in TurboFan
+// once it is hot, on worker threads: for the reference scene's code that
+// went on through its first 10-15 s (about 25 ms of CPU a frame in the
+// first 5 s, 6-8 in the next 10, 2-3 after; docs/canvas.md), a one-time
+// cost of the page's start and not the frame rate a learner gets for the
+// rest of a session, while the empty program, which runs almost no code
+// of its own, had it done within a second. Both programs get the same
+// warm-up.
+var Warm = 10 * time.Second
 
 func loadavg() string {
 	b, err := os.ReadFile("/proc/loadavg")

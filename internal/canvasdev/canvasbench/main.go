@@ -12,7 +12,11 @@
 // Then the browser's CPU per drawn frame of either program, every thread
 // of every process under it (from /proc), and the busiest threads.
 //
-//	go run ./internal/canvasdev/canvasbench [-dur 5s] [-firstframes 3] [-wasm name=path ...]
+// Each program runs for -warm (10 s) before its frames are counted, and
+// the CPU per frame of either half of the count is printed too
+// (cpu.*.halves): a steady figure has two about equal halves.
+//
+//	go run ./internal/canvasdev/canvasbench [-dur 5s] [-warm 10s] [-firstframes 3] [-wasm name=path ...]
 package main
 
 import (
@@ -43,6 +47,7 @@ func main() {
 	dur := flag.Duration("dur", 5*time.Second, "how long to count frames of each program")
 	extra := files{}
 	flag.Var(extra, "wasm", "another wasm to size, as name=path (repeatable)")
+	warm := flag.Duration("warm", canvasdev.Warm, "how long each program runs before its frames are counted (V8's tier-up of hot code is done by then)")
 	nff := flag.Int("firstframes", canvasdev.FirstFrameRuns, "fresh browsers to time the first frame in (1 when only the frame rates matter)")
 	flag.Parse()
 	if *dur <= 0 || *dur > 5*time.Minute {
@@ -51,7 +56,10 @@ func main() {
 	if *nff < 1 || *nff > 9 {
 		log.Fatalf("canvasbench: -firstframes %d: want 1 to 9", *nff)
 	}
-	canvasdev.FirstFrameRuns = *nff
+	if *warm < 0 || *warm > 5*time.Minute {
+		log.Fatalf("canvasbench: -warm %v: want [0, 5m]", *warm)
+	}
+	canvasdev.FirstFrameRuns, canvasdev.Warm = *nff, *warm
 	root, err := canvasdev.Root()
 	if err != nil {
 		log.Fatal(err)
@@ -84,7 +92,7 @@ func main() {
 		ffs = append(ffs, fmt.Sprintf("%.0f", ms))
 	}
 	fmt.Printf("firstframe.samples %s\nempty.firstframe.ms %.0f\nbrowser.gpuwait.ms %.0f\n", strings.Join(ffs, ","), r.EmptyFirstMs, r.GPUWaitMs)
-	fmt.Printf("fps.empty %.2f\nfps.reference %.2f\n", r.EmptyFPS, r.RefFPS)
+	fmt.Printf("warm.s %.0f\nfps.empty %.2f\nfps.reference %.2f\n", canvasdev.Warm.Seconds(), r.EmptyFPS, r.RefFPS)
 	ratio := 0.0
 	if r.EmptyFPS > 0 {
 		ratio = r.RefFPS / r.EmptyFPS
@@ -113,6 +121,9 @@ func printCPU(empty, ref canvasdev.Frames) {
 	fmt.Printf("cpu.empty.ms %.1f\ncpu.reference.ms %.1f\n", e, r)
 	if r > 0 {
 		fmt.Printf("cpu.ratio %.2f\n", e/r)
+	}
+	if empty.Halves[0] > 0 && ref.Halves[0] > 0 {
+		fmt.Printf("cpu.empty.halves %.1f,%.1f\ncpu.reference.halves %.1f,%.1f\n", empty.Halves[0], empty.Halves[1], ref.Halves[0], ref.Halves[1])
 	}
 	fmt.Printf("cpu.empty.cores %.2f\ncpu.reference.cores %.2f\n", empty.CPU.Total()/float64(empty.Wall.Milliseconds()), ref.CPU.Total()/float64(ref.Wall.Milliseconds()))
 	seen := map[string]bool{}
