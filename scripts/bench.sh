@@ -213,6 +213,13 @@ if [[ ${BENCH_BROWSER:-1} != 0 ]]; then
 	row "empty Ebiten fps" "$(b fps.empty)"
 	row "reference scene fps" "$(b fps.reference)"
 	row "ratio ref/empty" "$(b fps.ratio)"
+	if [[ -n $(b fps.empty.ss) ]]; then
+		# The stricter baseline: the empty program with the canvas's own
+		# single-sampled drawing buffer (the canvas does not pay Ebiten's
+		# default multisampling; this ratio counts only kafkasim's drawing)
+		row "empty fps, single-sampled" "$(b fps.empty.ss)"
+		row "ratio ref/that" "$(b fps.ratio.ss) (CPU: $(b cpu.ratio.ss))"
+	fi
 	row "scene build" "$(b scene.ms) ms ($(b scenes) scenes)"
 	if [[ -n $(b cpu.reference.ms) ]]; then
 		# CPU per drawn frame, every thread of every browser process (/proc)

@@ -21,6 +21,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/kafkasim/kafkasim/wasm/engine"
+	"github.com/kafkasim/kafkasim/wasm/webgl"
 )
 
 // maxInbox bounds the messages waiting for the next Update; past it the
@@ -134,7 +135,7 @@ func main() {
 	mark("game") // the sprite sheet is built; Ebiten starts next
 	ebiten.SetWindowTitle("kafkasim")
 	ebiten.SetRunnableOnUnfocused(true)
-	singleSampled()
+	webgl.SingleSampled()
 	// Draw paints every pixel of the screen (its background first), so
 	// Ebiten's clear of it before each Draw is a full pass over the canvas
 	// for nothing: about 4 ms a frame in SwiftShader (docs/canvas.md).

@@ -102,6 +102,13 @@ func main() {
 		fmt.Printf("frame.quads %d\nframe.pixels %.0f\nframe.overdraw %.2f\n", r.Quads, r.Pixels, r.Pixels/area)
 	}
 	printCPU(r.EmptyCPU, r.RefCPU)
+	if r.EmptySSFPS > 0 {
+		// the stricter baseline: the empty program single-sampled, as the canvas is
+		fmt.Printf("fps.empty.ss %.2f\nfps.ratio.ss %.2f\n", r.EmptySSFPS, r.RefFPS/r.EmptySSFPS)
+		if e, rf := r.EmptySSCPU.PerFrame(""), r.RefCPU.PerFrame(""); r.EmptySSCPU.CPU != nil && rf > 0 {
+			fmt.Printf("cpu.empty.ss.ms %.1f\ncpu.ratio.ss %.2f\n", e, e/rf)
+		}
+	}
 	fmt.Printf("load.before %s\nload.after %s\n", strings.ReplaceAll(r.LoadBefore, " ", ","), strings.ReplaceAll(r.LoadAfter, " ", ","))
 }
 

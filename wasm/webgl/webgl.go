@@ -1,12 +1,16 @@
 //go:build js && wasm
 
-package main
+// Package webgl holds what kafkasim's Ebiten programs set on the WebGL
+// context Ebiten creates: the canvas (wasm/canvas) and make bench's empty
+// program (wasm/emptycanvas, which takes the same setting when asked, for
+// the stricter of its two baselines).
+package webgl
 
 import (
 	"syscall/js"
 )
 
-// singleSampled makes the WebGL context Ebiten is about to create for its
+// SingleSampled makes the WebGL context Ebiten is about to create for its
 // canvas single-sampled (antialias: false), by wrapping that canvas's own
 // getContext; call it after Ebiten's init made the canvas (the only one
 // in canvas.html) and before ebiten.RunGame creates the context. Ebiten
@@ -21,7 +25,7 @@ import (
 // Chromium, machines without a GPU) that was about 17 of the GPU
 // process's 80 ms a frame on make bench's reference scene
 // (docs/canvas.md). Returns false when there is no canvas to wrap.
-func singleSampled() bool {
+func SingleSampled() bool {
 	c := js.Global().Get("document").Call("querySelector", "canvas")
 	if !c.Truthy() {
 		return false
