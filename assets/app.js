@@ -141,10 +141,15 @@ const App = {
   // loop), so that Ebiten's first frame shows the cluster rather than an
   // empty canvas that waits for the shell's restore after it. Only on a
   // visit that restore() would answer with the welcome scenario anyway
-  // (welcomeFirst) and once its text is here; else restore() does it all.
+  // (welcomeFirst) and once its text is here (canvas.html starts Go after
+  // the text's fetch settled: index.html's beforeGo); else restore() does
+  // it all.
   restoreEarly() {
-    if (typeof this.welcomeText !== "string" || !this.welcomeFirst()) return;
-    this.welcome(this.welcomeText);
+    // index.html keeps the text as it arrives: this runs inside the Go
+    // start, maybe before the promise's handlers above did.
+    const text = typeof this.welcomeText === "string" ? this.welcomeText : (window.__kafkasimEarly || {}).welcomeText;
+    if (typeof text !== "string" || !this.welcomeFirst()) return;
+    this.welcome(text);
     this.postScene(); // the canvas's view options, before its first scene
     this.restoredEarly = true;
   },
