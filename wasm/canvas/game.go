@@ -235,6 +235,7 @@ func (gm *game) Draw(screen *ebiten.Image) {
 	gm.g.count() // this frame's quads from here
 	l := gm.layout()
 	if l == nil {
+		gm.br.releaseGC() // no cluster in the first frame: the restore comes after it
 		screen.Fill(cBG)
 		gm.g.text(screen, "kafkasim canvas: waiting for a scene", 12, 12, cFaint)
 		gm.g.flush()

@@ -35,6 +35,8 @@ type bridge struct {
 	mu    sync.Mutex
 	inbox []string
 	host  js.Value
+	// releaseGC turns the collector back on after the start (holdGC).
+	releaseGC func()
 }
 
 func (b *bridge) receive(_ js.Value, args []js.Value) any {
@@ -77,7 +79,8 @@ func (b *bridge) post(v any) {
 // animation frame, style, layout and paint included). The time is taken
 // in a timeout queued from the next animation frame, which runs after
 // that update. (Were Draw itself called from an animation frame, as
-// Ebiten's later frames are, this would count one frame more.)
+// Ebiten's later frames are, this would count one frame more.) The
+// collector held for the start (holdGC) runs again from then.
 func (b *bridge) firstFrame(n int64) {
 	mark("first-scene")
 	var raf, done js.Func
@@ -86,6 +89,7 @@ func (b *bridge) firstFrame(n int64) {
 		ms := js.Global().Get("performance").Call("now").Float()
 		b.host.Set("firstFrameMs", ms)
 		b.post(map[string]any{"type": "frame", "n": n, "ms": ms})
+		b.releaseGC()
 		return nil
 	})
 	raf = js.FuncOf(func(js.Value, []js.Value) any {
@@ -111,12 +115,14 @@ func mark(name string) {
 
 func main() {
 	mark("main") // the Go runtime and every package's init are done
+	release := holdGC()
 	host := js.Global().Get("kafkasimCanvas")
 	if host.IsUndefined() {
+		release()
 		js.Global().Get("console").Call("error", "kafkasim canvas: load me from canvas.html")
 		return
 	}
-	br := &bridge{host: host}
+	br := &bridge{host: host, releaseGC: release}
 	host.Set("frames", 0)
 	host.Set("receive", js.FuncOf(br.receive))
 	// Messages that arrived before the wasm ran.
@@ -128,6 +134,7 @@ func main() {
 	eng := engine.Start()
 	mark("engine")
 	if d := host.Get("draw"); d.Type() == js.TypeBoolean && !d.Bool() {
+		release()
 		br.post(map[string]string{"type": "ready"})
 		select {}
 	}
@@ -142,6 +149,7 @@ func main() {
 	ebiten.SetScreenClearedEveryFrame(false)
 	br.post(map[string]string{"type": "ready"})
 	if err := ebiten.RunGame(gm); err != nil {
+		release()
 		br.post(map[string]string{"type": "error", "error": err.Error()})
 	}
 }
