@@ -19,6 +19,7 @@ const App = {
   lastVersion: -1,
   canvasReady: false,
   firstFrameMs: null,
+  firstFrameN: null, // the canvas's frame number of it: 1 when Ebiten's first frame had the cluster
   bootMs: {},
   scenarioName: "",
   lastSlow: 0,
@@ -446,6 +447,7 @@ const App = {
           let off = 0;
           try { off = document.getElementById("canvas").contentWindow.performance.timeOrigin - performance.timeOrigin; } catch (e) { /* not same-origin */ }
           this.firstFrameMs = m.ms + off;
+          this.firstFrameN = m.n;
         }
         break;
       case "click": document.getElementById("banner").hidden = true; this.onCanvasClick(m, frame.left + m.x, frame.top + m.y); break;
