@@ -87,7 +87,24 @@ const App = {
       this.frame(dt);
       requestAnimationFrame(frame);
     };
-    requestAnimationFrame(frame);
+    // When the canvas's first frame (drawn, its cluster loaded early) is
+    // still to reach the screen, the shell's frames (the panels, the
+    // marks, the summary) start after it (its "frame" message, or 500 ms
+    // at most): their first one ran in the same animation frame, before
+    // the canvas's, and its DOM writes were styled, laid out and painted
+    // in the update that shows the cluster.
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      this.afterFirstFrame = null;
+      last = performance.now();
+      requestAnimationFrame(frame);
+    };
+    if (this.restoredEarly && this.firstFrameMs === null && !document.getElementById("canvas").hidden) {
+      this.afterFirstFrame = start;
+      setTimeout(start, 500);
+    } else start();
   },
 
   // keep remembers, in this page, what a restarted engine needs to carry
@@ -448,6 +465,7 @@ const App = {
           try { off = document.getElementById("canvas").contentWindow.performance.timeOrigin - performance.timeOrigin; } catch (e) { /* not same-origin */ }
           this.firstFrameMs = m.ms + off;
           this.firstFrameN = m.n;
+          if (this.afterFirstFrame) this.afterFirstFrame();
         }
         break;
       case "click": document.getElementById("banner").hidden = true; this.onCanvasClick(m, frame.left + m.x, frame.top + m.y); break;
