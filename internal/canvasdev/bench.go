@@ -37,13 +37,13 @@ type BenchResult struct {
 	// baseline than Ebiten's default, whose ratio counts only what
 	// kafkasim's drawing costs (the canvas sheds the default's
 	// multisampling cost, which the empty program pays)
-	EmptySSFPS float64
-	EmptySSCPU Frames
-	Scenes       int64             // scenes built while measured
-	Quads        int               // quads the reference scene's last frame drew (before the stats were asked for)
-	Pixels       float64           // and their area, overlaps counted (the canvas's background fill not included)
-	VirtualRate  float64           // virtual ms the engine ran per wall ms while measured (1 = kept up)
-	CanvasW      int               // the canvas iframe's size in the page
+	EmptySSFPS   float64
+	EmptySSCPU   Frames
+	Scenes       int64   // scenes built while measured
+	Quads        int     // quads the reference scene's last frame drew (before the stats were asked for)
+	Pixels       float64 // and their area, overlaps counted (the canvas's background fill not included)
+	VirtualRate  float64 // virtual ms the engine ran per wall ms while measured (1 = kept up)
+	CanvasW      int     // the canvas iframe's size in the page
 	CanvasH      int
 	EmptyFirstMs float64            // the empty program's first frame, from its iframe's navigation (warm browser, not cold)
 	Boot         map[string]float64 // App.bootMs: when each step of the shell's start ended; canvas.NAME: the iframe's kafkasim:NAME marks; empty.NAME: the empty program's (its iframe's clock)
