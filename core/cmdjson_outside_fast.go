@@ -65,19 +65,13 @@ func fastEncodeOutside(cmd Command, lim strictjson.Limits) (data []byte, bytes, 
 // strings plus what each record adds around them, so that the buffer
 // does not grow record by record.
 func sizeHint(cmd Command) int {
-	var x *BrokerRequest
-	switch c := cmd.(type) {
-	case BrokerRequest:
-		x = &c
-	case *BrokerRequest:
-		x = c
-	}
 	n := 256
-	if x == nil || x.Produce == nil {
+	pr := produceOf(cmd)
+	if pr == nil {
 		return n
 	}
-	for i := range x.Produce.Partitions {
-		p := &x.Produce.Partitions[i]
+	for i := range pr.Partitions {
+		p := &pr.Partitions[i]
 		n += 160 + len(p.Topic)
 		if p.Packed != nil && p.Records == nil {
 			n += 64*p.Packed.Len() + int(p.Packed.KeyValueBytes())

@@ -19,19 +19,13 @@ const minRecordJSON = len(`{"value":""}`)
 // machine and 60 ms on a loaded one, while every client and watcher of
 // the room waited.
 func MinOutsideJSON(cmd Command) int {
-	var x *BrokerRequest
-	switch c := cmd.(type) {
-	case BrokerRequest:
-		x = &c
-	case *BrokerRequest:
-		x = c
-	}
-	if x == nil || x.Produce == nil {
+	pr := produceOf(cmd)
+	if pr == nil {
 		return 0
 	}
 	n := 0
-	for i := range x.Produce.Partitions {
-		p := &x.Produce.Partitions[i]
+	for i := range pr.Partitions {
+		p := &pr.Partitions[i]
 		if p.Packed != nil && p.Records == nil {
 			n += int(p.Packed.KeyValueBytes()) + minRecordJSON*p.Packed.Len()
 			continue
@@ -41,4 +35,20 @@ func MinOutsideJSON(cmd Command) int {
 		}
 	}
 	return n
+}
+
+// produceOf is cmd's Produce request if cmd is an outside client's
+// BrokerRequest carrying one (by value or pointer), else nil.
+func produceOf(cmd Command) *ProduceRequest {
+	var x *BrokerRequest
+	switch c := cmd.(type) {
+	case BrokerRequest:
+		x = &c
+	case *BrokerRequest:
+		x = c
+	}
+	if x == nil {
+		return nil
+	}
+	return x.Produce
 }
