@@ -3,6 +3,7 @@ package kafkabench
 import (
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"slices"
@@ -144,12 +145,7 @@ func (t *tracer) print(w io.Writer, seed string, ph Phases) {
 	for _, l := range t.early {
 		b.WriteString(l + "\n")
 	}
-	keys := make([]int16, 0, len(t.apis))
-	for k := range t.apis {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(t.apis)) {
 		s := t.apis[k]
 		fmt.Fprintf(&b, "  %-26s %6d, first at %8v, last %8v, round trip mean %8v, longest %8v\n",
 			kmsg.NameForKey(k), s.n, ms(s.first), ms(s.last), ms(s.total/time.Duration(s.n)), ms(s.most))

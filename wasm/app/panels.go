@@ -2,7 +2,8 @@ package app
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/kafkasim/kafkasim/core"
@@ -227,12 +228,7 @@ func (e *Engine) Metrics() (*MetricsView, error) {
 	}
 	v.Lost = len(check.LostRecords(c))
 	for _, k := range snap.Consumers {
-		parts := make([]string, 0, len(k.Positions))
-		for p := range k.Positions {
-			parts = append(parts, p)
-		}
-		sort.Strings(parts)
-		for _, p := range parts {
+		for _, p := range slices.Sorted(maps.Keys(k.Positions)) {
 			pos := k.Positions[p]
 			v.Lag = append(v.Lag, LagView{Consumer: k.Name, Partition: p, Position: pos, HW: hw[p], Lag: max(0, hw[p]-pos)})
 		}
