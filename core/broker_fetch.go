@@ -184,7 +184,13 @@ func (b *Broker) readPart(replica int, fp fetchPart, maxBytes int) fetchResult {
 	r := b.replicas[fp.p]
 	switch {
 	case r == nil:
+		// ReplicaManager.getPartitionOrException: a partition this broker
+		// does not host but its metadata knows is NOT_LEADER_OR_FOLLOWER
+		// (the client's metadata is stale), as for Produce (leaderFor).
 		fr.err = "UNKNOWN_TOPIC_OR_PARTITION"
+		if _, known := b.cache[fp.p]; known {
+			fr.err = "NOT_LEADER_OR_FOLLOWER"
+		}
 		return fr
 	case r.role != roleLeader:
 		fr.err = "NOT_LEADER_OR_FOLLOWER"

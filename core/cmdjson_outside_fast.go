@@ -282,6 +282,9 @@ func (e *outsideEnc) fetch(f *FetchRequest) {
 	e.buf = strconv.AppendInt(e.buf, int64(f.MinBytes), 10)
 	e.buf = append(e.buf, `,"maxBytes":`...)
 	e.buf = strconv.AppendInt(e.buf, int64(f.MaxBytes), 10)
+	if f.ByTopicID {
+		e.buf = append(e.buf, `,"byTopicId":true`...)
+	}
 	e.buf = append(e.buf, `,"partitions":`...)
 	if f.Partitions == nil {
 		e.buf = append(e.buf, `null}`...)
@@ -304,6 +307,16 @@ func (e *outsideEnc) fetch(f *FetchRequest) {
 		e.buf = strconv.AppendInt(e.buf, int64(p.CurrentLeaderEpoch), 10)
 		e.buf = append(e.buf, `,"partitionMaxBytes":`...)
 		e.buf = strconv.AppendInt(e.buf, int64(p.PartitionMaxBytes), 10)
+		if p.TopicID != ([16]byte{}) {
+			e.buf = append(e.buf, `,"topicId":[`...)
+			for j, b := range p.TopicID {
+				if j > 0 {
+					e.buf = append(e.buf, ',')
+				}
+				e.buf = strconv.AppendUint(e.buf, uint64(b), 10)
+			}
+			e.buf = append(e.buf, ']')
+		}
 		e.buf = append(e.buf, '}')
 	}
 	e.buf = append(e.buf, `]}`...)

@@ -33,8 +33,8 @@ func TestFastEncodeFields(t *testing.T) {
 		{ProducePartition{}, "topic partition producerId producerEpoch baseSequence timestamp,omitempty records"},
 		{log.Record{}, "key,omitempty value hasKey,omitempty timestampDelta,omitempty headers,omitempty"},
 		{log.Header{}, "key value,omitempty null,omitempty"},
-		{FetchRequest{}, "maxWaitMs minBytes maxBytes partitions"},
-		{FetchPartition{}, "topic partition fetchOffset currentLeaderEpoch partitionMaxBytes"},
+		{FetchRequest{}, "maxWaitMs minBytes maxBytes byTopicId,omitempty partitions"},
+		{FetchPartition{}, "topic partition fetchOffset currentLeaderEpoch partitionMaxBytes topicId,omitzero"},
 	} {
 		typ := reflect.TypeOf(tc.v)
 		var tags []string
@@ -183,6 +183,8 @@ func TestFastEncodeMatches(t *testing.T) {
 	}
 	fetch := BrokerRequest{Conn: "kafka-2", Correlation: math.MinInt32, Label: "Fetch v12 kgo/v1.22.3", Fetch: &FetchRequest{MaxWaitMs: 500, MinBytes: 1, MaxBytes: 50 << 20,
 		Partitions: []FetchPartition{{Topic: "orders", Partition: 0, FetchOffset: 1 << 50, CurrentLeaderEpoch: -1, PartitionMaxBytes: 1 << 20}, {Topic: "é\u2028"}}}}
+	byID := BrokerRequest{Conn: "kafka-3", Label: "Fetch v17 kgo/v1.22.3", Fetch: &FetchRequest{MaxWaitMs: 500, ByTopicID: true,
+		Partitions: []FetchPartition{{Topic: "orders", TopicID: [16]byte{0: 1, 7: 255, 15: 9}}, {TopicID: [16]byte{3: 128}}, {Topic: "zero id"}}}}
 	cases := []struct {
 		cmd  Command
 		fast bool
@@ -197,6 +199,7 @@ func TestFastEncodeMatches(t *testing.T) {
 		{BrokerRequest{}, true},
 		{&fetch, true},
 		{fetch, true},
+		{byID, true},
 		{(*BrokerRequest)(nil), false},
 		{BrokerRequest{Fetch: &FetchRequest{}}, true},
 		{BrokerRequest{Fetch: &FetchRequest{Partitions: []FetchPartition{}}}, true},

@@ -358,6 +358,7 @@ func (c *Cluster) removeTopic(t *Topic) {
 // addTopic appends a new topic to the creation order.
 func (c *Cluster) addTopic(t *Topic) {
 	t.seq, t.gen = c.created, c.deletions[t.Name]
+	t.idv = topicID(t.Name, t.seq)
 	c.created++
 	c.order = append(c.order, t)
 }

@@ -329,6 +329,18 @@ func checkFetch(req *FetchRequest) error {
 	if len(req.Partitions) > MaxRequestPartitions {
 		return fmt.Errorf("%d partitions (limit %d)", len(req.Partitions), MaxRequestPartitions)
 	}
+	if req.ByTopicID {
+		// By id, the names are the listener's guesses: the ids identify.
+		seen := map[idPartKey]bool{}
+		for _, fp := range req.Partitions {
+			k := idPartKey{fp.TopicID, fp.Partition}
+			if seen[k] {
+				return fmt.Errorf("partition %x-%d listed twice", fp.TopicID, fp.Partition)
+			}
+			seen[k] = true
+		}
+		return nil
+	}
 	seen := map[partKey]bool{}
 	for _, fp := range req.Partitions {
 		k := partKey{fp.Topic, fp.Partition}
@@ -338,6 +350,12 @@ func checkFetch(req *FetchRequest) error {
 		seen[k] = true
 	}
 	return nil
+}
+
+// idPartKey is a partition of a topic named by id.
+type idPartKey struct {
+	id   [16]byte
+	part int32
 }
 
 // next has the broker handle the connection's next request, if it is not
@@ -396,6 +414,34 @@ func (x *extConns) partition(topic string, id int32) (*Partition, string) {
 	return t.parts[id], ""
 }
 
+// fetchPartition is the partition fp names: by topic id, only while the
+// topic named fp.Topic still has that id (UNKNOWN_TOPIC_ID otherwise, as
+// for an id the broker's metadata does not know).
+func (x *extConns) fetchPartition(req *FetchRequest, fp *FetchPartition) (*Partition, string) {
+	if req.ByTopicID {
+		if t := x.c.topics[fp.Topic]; t == nil || t.id() != fp.TopicID {
+			return nil, "UNKNOWN_TOPIC_ID"
+		}
+	}
+	return x.partition(fp.Topic, fp.Partition)
+}
+
+// leaderHint is what b knows of p's leader, for a partition it refused
+// (KafkaApis.getCurrentLeader): its own replica's leader and epoch when it
+// hosts p, else its metadata cache's, else none.
+func (b *Broker) leaderHint(p *Partition) *LeaderHint {
+	h := &LeaderHint{LeaderID: -1, LeaderEpoch: -1}
+	if r := b.replicas[p]; r != nil {
+		h.LeaderID, h.LeaderEpoch = r.leader, r.epoch
+	} else if st, ok := b.cache[p]; ok {
+		h.LeaderID, h.LeaderEpoch = st.leader, st.epoch
+	}
+	if h.LeaderID > 0 && h.LeaderID <= len(b.c.brokers) && contains(b.c.md.liveIDs(), h.LeaderID) {
+		h.Live, h.Rack = true, b.c.brokers[h.LeaderID-1].Rack
+	}
+	return h
+}
+
 // produce translates a ProduceRequest for handleProduce and its answer back.
 func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) {
 	b := cn.broker
@@ -445,6 +491,9 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 			out.Error, out.BaseOffset, out.LogAppendTime = pr.err, pr.offset, pr.appendTime
 			if pr.err != "" {
 				out.BaseOffset = -1
+				if pr.err == "NOT_LEADER_OR_FOLLOWER" {
+					out.Leader = b.leaderHint(pr.p)
+				}
 				continue
 			}
 			x.records.Acked += int64(req.Partitions[idx[k]].Len())
@@ -502,7 +551,7 @@ func (x *extConns) fetch(cn *extConn, req *FetchRequest, done func(*Reply)) {
 	var idx []int
 	for i, fp := range req.Partitions {
 		resp.Partitions[i] = FetchPartitionResponse{Topic: fp.Topic, Partition: fp.Partition, HighWatermark: -1, LastStableOffset: -1, LogStartOffset: -1}
-		p, err := x.partition(fp.Topic, fp.Partition)
+		p, err := x.fetchPartition(req, &fp)
 		if err != "" {
 			resp.Partitions[i].Error = err
 			in.maxWait = 0 // an error is answered at once
@@ -519,8 +568,11 @@ func (x *extConns) fetch(cn *extConn, req *FetchRequest, done func(*Reply)) {
 		for k, fr := range res {
 			out := &resp.Partitions[idx[k]]
 			out.Error = fr.err
-			if fr.err == "" {
+			switch fr.err {
+			case "":
 				out.HighWatermark, out.LastStableOffset, out.LogStartOffset = fr.hw, fr.hw, fr.logStart
+			case "NOT_LEADER_OR_FOLLOWER", "FENCED_LEADER_EPOCH":
+				out.Leader = b.leaderHint(fr.p)
 			}
 			for _, bt := range fr.batches {
 				x.records.Fetched += int64(bt.Len())

@@ -107,6 +107,9 @@ type ProducePartitionResponse struct {
 	// LogAppendTime is the leader's clock at the append when the topic's
 	// message.timestamp.type is LogAppendTime, else -1.
 	LogAppendTime int64 `json:"logAppendTime"`
+	// Leader is the leader the broker knows of, with NOT_LEADER_OR_FOLLOWER
+	// (KIP-951), else nil.
+	Leader *LeaderHint `json:"leader,omitempty"`
 }
 
 // FetchRequest is a consumer's Fetch request. The leader answers at once
@@ -115,21 +118,31 @@ type ProducePartitionResponse struct {
 // time). MaxBytes bounds the response (0 or less: the broker's
 // fetch.max.bytes), PartitionMaxBytes each partition's share (0 or less:
 // none of its own); the first batch comes whole even if larger (KIP-74).
+//
+// ByTopicID marks a request naming its topics by id (Fetch v13+, KIP-516):
+// each partition's TopicID must be the id of the topic named Topic when
+// the broker reads the request, else that partition is answered
+// UNKNOWN_TOPIC_ID, as Kafka's broker answers an id its metadata does not
+// know (KafkaApis.handleFetchRequest). A topic deleted and created again
+// under the same name has a new id, so a fetch by the old one never reads
+// the new topic's log. Topic may be "" for an id nobody resolved.
 type FetchRequest struct {
 	MaxWaitMs  int32            `json:"maxWaitMs"`
 	MinBytes   int32            `json:"minBytes"`
 	MaxBytes   int32            `json:"maxBytes"`
+	ByTopicID  bool             `json:"byTopicId,omitempty"`
 	Partitions []FetchPartition `json:"partitions"`
 }
 
 // FetchPartition is one partition to fetch. CurrentLeaderEpoch is the
 // client's view of the leader epoch (KIP-320), -1 to skip the check.
 type FetchPartition struct {
-	Topic              string `json:"topic"`
-	Partition          int32  `json:"partition"`
-	FetchOffset        int64  `json:"fetchOffset"`
-	CurrentLeaderEpoch int32  `json:"currentLeaderEpoch"`
-	PartitionMaxBytes  int32  `json:"partitionMaxBytes"`
+	Topic              string   `json:"topic"`
+	Partition          int32    `json:"partition"`
+	FetchOffset        int64    `json:"fetchOffset"`
+	CurrentLeaderEpoch int32    `json:"currentLeaderEpoch"`
+	PartitionMaxBytes  int32    `json:"partitionMaxBytes"`
+	TopicID            [16]byte `json:"topicId,omitzero"`
 }
 
 // FetchResponse answers a FetchRequest, partitions in request order.
@@ -149,6 +162,23 @@ type FetchPartitionResponse struct {
 	LastStableOffset int64          `json:"lastStableOffset"`
 	LogStartOffset   int64          `json:"logStartOffset"`
 	Batches          []FetchedBatch `json:"batches,omitempty"`
+	// Leader is the leader the broker knows of, with NOT_LEADER_OR_FOLLOWER
+	// and FENCED_LEADER_EPOCH (KIP-951), else nil.
+	Leader *LeaderHint `json:"leader,omitempty"`
+}
+
+// LeaderHint is the leader a broker that refused a partition knows of
+// (KIP-951: Fetch v16+ and Produce v10+ carry it with NOT_LEADER_OR_FOLLOWER
+// and FENCED_LEADER_EPOCH, so a client moves to the new leader without a
+// Metadata round trip): its own replica's view when it has one, else its
+// metadata cache's (KafkaApis.getCurrentLeader); LeaderID and LeaderEpoch
+// are -1 when it knows neither. Live reports that broker registered (the
+// response then carries its endpoint), Rack its rack.
+type LeaderHint struct {
+	LeaderID    int    `json:"leaderId"`
+	LeaderEpoch int32  `json:"leaderEpoch"`
+	Live        bool   `json:"live,omitempty"`
+	Rack        string `json:"rack,omitempty"`
 }
 
 // FetchedBatch is one record batch as stored in the leader's log

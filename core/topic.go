@@ -23,6 +23,7 @@ type Topic struct {
 	// (its topic id is derived from it); gen counts the topics of this
 	// name deleted before it was created.
 	seq, gen int
+	idv      [16]byte // topicID(Name, seq), made once: Fetch v13+ checks it per partition
 	// del is the ZooKeeper controller's deletion of the topic while
 	// /admin/delete_topics/<name> exists (nil otherwise); deleted is set
 	// once the topic is gone (ZK: its znodes removed; KRaft: its

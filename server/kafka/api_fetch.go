@@ -1,21 +1,31 @@
 package kafka
 
-// Fetch (key 1), v4-v12 (record batch v2; topics by name: v13+ names
-// topics by id and is not advertised).
+// Fetch (key 1), v4-v17 (record batch v2).
 //
 // A consumer's fetch: the leader answers at once when min bytes are
 // readable below the high watermark, else holds the request up to max
 // wait in simulated time (DelayedFetch). KIP-320 leader epochs are
-// checked (FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH). Fetch sessions
-// (KIP-227) are not kept: every response has session id 0, which tells
-// the client to send full requests; an incremental request for a session
-// we never gave is FETCH_SESSION_ID_NOT_FOUND. Follower fetches from
-// outside (replica id >= 0) are refused: the simulated brokers replicate
-// among themselves. Without transactions the last stable offset is the
-// high watermark and no batch is aborted. Each batch goes back as its
-// producer sent it, compression included, when its bytes were kept
-// (wirebatch.go: Kafka's compression.type=producer), else encoded from
-// the core's records, uncompressed.
+// checked (FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH). v13+ names topics
+// by id (KIP-516), in the request and the response: the ids Metadata
+// advertises, resolved to names here (topic_ids.go) and checked by the
+// core when the broker reads the request, so an id no topic has now (one
+// of a topic deleted, maybe created again under the same name with a new
+// id) is UNKNOWN_TOPIC_ID, as from Kafka's broker, whose metadata knows
+// only the current ids. v15 moves the replica id into ReplicaState
+// (KIP-903). v16 (KIP-951) adds the leader the broker knows of to a
+// partition answered NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH, with
+// that broker's endpoint, so the client moves without a Metadata round
+// trip. v17 adds a follower's directory id (KIP-853), nothing for
+// consumers. Fetch sessions (KIP-227) are not kept: every response has
+// session id 0, which tells the client to send full requests; an
+// incremental request for a session we never gave is
+// FETCH_SESSION_ID_NOT_FOUND. Follower fetches from outside (replica id
+// >= 0) are refused: the simulated brokers replicate among themselves.
+// Without transactions the last stable offset is the high watermark and
+// no batch is aborted. Each batch goes back as its producer sent it,
+// compression included, when its bytes were kept (wirebatch.go: Kafka's
+// compression.type=producer), else encoded from the core's records,
+// uncompressed.
 
 import (
 	"github.com/kafkasim/kafkasim/core"
@@ -24,55 +34,75 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-func init() { register(1, 4, 12, handleFetch) }
+func init() { register(1, 4, 17, handleFetch) }
 
 func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.FetchRequest)
+	replica := req.ReplicaID
+	if req.Version >= 15 {
+		replica = req.ReplicaState.ID // KIP-903: ReplicaID is -1 from v15
+	}
 	topErr := int16(0)
 	switch {
-	case req.ReplicaID >= 0:
+	case replica >= 0:
 		topErr = 42 // INVALID_REQUEST: outside clients do not replicate
 	case req.SessionID != 0 || req.SessionEpoch > 0:
 		topErr = 70 // FETCH_SESSION_ID_NOT_FOUND
 	}
-	fr := &core.FetchRequest{MaxWaitMs: req.MaxWaitMillis, MinBytes: req.MinBytes, MaxBytes: req.MaxBytes}
+	fr := &core.FetchRequest{MaxWaitMs: req.MaxWaitMillis, MinBytes: req.MinBytes, MaxBytes: req.MaxBytes, ByTopicID: req.Version >= 13}
+	var topicOf []int // each partition's index in req.Topics
 	if topErr != 0 {
 		fr.MaxWaitMs, fr.MinBytes = 0, 0
 	} else {
-		for _, t := range req.Topics {
+		ids := idResolver{s: cx.s}
+		for ti := range req.Topics {
+			t := &req.Topics[ti]
+			name := t.Topic
+			if fr.ByTopicID {
+				name = ids.name(t.TopicID)
+			}
 			for _, p := range t.Partitions {
 				epoch := p.CurrentLeaderEpoch
 				if req.Version < 9 {
 					epoch = -1
 				}
-				fr.Partitions = append(fr.Partitions, core.FetchPartition{Topic: t.Topic, Partition: p.Partition,
-					FetchOffset: p.FetchOffset, CurrentLeaderEpoch: epoch, PartitionMaxBytes: p.PartitionMaxBytes})
+				fp := core.FetchPartition{Topic: name, Partition: p.Partition,
+					FetchOffset: p.FetchOffset, CurrentLeaderEpoch: epoch, PartitionMaxBytes: p.PartitionMaxBytes}
+				if fr.ByTopicID {
+					fp.TopicID = t.TopicID
+				}
+				fr.Partitions = append(fr.Partitions, fp)
+				topicOf = append(topicOf, ti)
 			}
 		}
 	}
 	return &plan{req: core.BrokerRequest{Fetch: fr}, finish: func(rep *core.Reply) kmsg.Response {
 		resp := req.ResponseKind().(*kmsg.FetchResponse)
 		resp.ErrorCode = topErr
-		if topErr != 0 || rep.Fetch == nil {
+		if topErr != 0 || rep.Fetch == nil || len(rep.Fetch.Partitions) != len(topicOf) {
 			return resp
 		}
-		byTopic := map[string]int{}
+		respTopic := make([]int, len(req.Topics)) // index in resp.Topics + 1, 0 for none yet
 		toClient := cx.s.clock.toClient
 		var raws []string       // each batch's kept bytes, "" to encode it
 		var recs [][]log.Record // else its records
-		for _, p := range rep.Fetch.Partitions {
-			i, ok := byTopic[p.Topic]
-			if !ok {
-				i = len(resp.Topics)
-				byTopic[p.Topic] = i
+		for k := range rep.Fetch.Partitions {
+			p := &rep.Fetch.Partitions[k]
+			ti := topicOf[k]
+			if respTopic[ti] == 0 {
 				rt := kmsg.NewFetchResponseTopic()
-				rt.Topic = p.Topic
+				rt.Topic, rt.TopicID = req.Topics[ti].Topic, req.Topics[ti].TopicID
 				resp.Topics = append(resp.Topics, rt)
+				respTopic[ti] = len(resp.Topics)
 			}
 			rp := kmsg.NewFetchResponseTopicPartition()
 			rp.Partition, rp.ErrorCode = p.Partition, errCode(p.Error)
 			rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = p.HighWatermark, p.LastStableOffset, p.LogStartOffset
 			rp.PreferredReadReplica = -1
+			if p.Leader != nil && req.Version >= 16 {
+				rp.CurrentLeader.LeaderID, rp.CurrentLeader.LeaderEpoch = int32(p.Leader.LeaderID), p.Leader.LeaderEpoch
+				resp.Brokers = appendLeaderEndpoint(cx.s, resp.Brokers, p.Leader)
+			}
 			raws, recs = raws[:0], recs[:0]
 			n := 0
 			for j := range p.Batches {
@@ -91,10 +121,42 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				out = appendFetched(out, &p.Batches[j], raws[j], recs[j], toClient)
 			}
 			rp.RecordBatches = out
-			resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, rp)
+			rt := &resp.Topics[respTopic[ti]-1]
+			rt.Partitions = append(rt.Partitions, rp)
 		}
 		return resp
 	}}, nil
+}
+
+// appendLeaderEndpoint adds the endpoint of h's leader to a v16+ Fetch
+// response's node endpoints (KIP-951), once per broker.
+func appendLeaderEndpoint(s *Server, bs []kmsg.FetchResponseBroker, h *core.LeaderHint) []kmsg.FetchResponseBroker {
+	for _, b := range bs {
+		if b.NodeID == int32(h.LeaderID) {
+			return bs
+		}
+	}
+	b := kmsg.NewFetchResponseBroker()
+	var ok bool
+	if b.NodeID, b.Host, b.Port, b.Rack, ok = leaderEndpoint(s, h); !ok {
+		return bs
+	}
+	return append(bs, b)
+}
+
+// leaderEndpoint is where h's leader listens, for the node endpoints of a
+// KIP-951 response; ok is false when that broker is not live (KafkaApis
+// adds only metadataCache.getAliveBrokerNode's).
+func leaderEndpoint(s *Server, h *core.LeaderHint) (id int32, host string, port int32, rack *string, ok bool) {
+	if !h.Live {
+		return 0, "", 0, nil, false
+	}
+	host, p := s.Addr(h.LeaderID)
+	if h.Rack != "" {
+		r := h.Rack
+		rack = &r
+	}
+	return int32(h.LeaderID), host, int32(p), rack, true
 }
 
 // batchBytes is about what recordbatch.Append writes for recs (exact for

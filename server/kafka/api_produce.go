@@ -16,7 +16,9 @@ package kafka
 // (clock.go); a topic with message.timestamp.type=LogAppendTime stamps
 // the leader's clock as the batch's max timestamp, which every record
 // then reads as, and the response carries it (LogAppendTime, -1
-// otherwise).
+// otherwise). From v10 (KIP-951) a partition answered
+// NOT_LEADER_OR_FOLLOWER carries the leader the broker knows of and the
+// response that broker's endpoint, so the producer moves at once.
 // Transactional batches are refused (INVALID_RECORD): transactions are
 // not simulated.
 
@@ -87,6 +89,10 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 					if a.LogAppendTime >= 0 {
 						rp.LogAppendTime = cx.s.clock.toClient(a.LogAppendTime)
 					}
+					if a.Leader != nil && req.Version >= 10 {
+						rp.CurrentLeader.LeaderID, rp.CurrentLeader.LeaderEpoch = int32(a.Leader.LeaderID), a.Leader.LeaderEpoch
+						resp.Brokers = appendProduceLeaderEndpoint(cx.s, resp.Brokers, a.Leader)
+					}
 				}
 				rt.Partitions = append(rt.Partitions, rp)
 			}
@@ -94,4 +100,20 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		return resp
 	}}, nil
+}
+
+// appendProduceLeaderEndpoint adds the endpoint of h's leader to a v10+
+// Produce response's node endpoints (KIP-951), once per broker.
+func appendProduceLeaderEndpoint(s *Server, bs []kmsg.ProduceResponseBroker, h *core.LeaderHint) []kmsg.ProduceResponseBroker {
+	for _, b := range bs {
+		if b.NodeID == int32(h.LeaderID) {
+			return bs
+		}
+	}
+	b := kmsg.NewProduceResponseBroker()
+	var ok bool
+	if b.NodeID, b.Host, b.Port, b.Rack, ok = leaderEndpoint(s, h); !ok {
+		return bs
+	}
+	return append(bs, b)
 }

@@ -56,6 +56,8 @@ type Server struct {
 	// versions is the preset's version table (versions.go), replaced
 	// with the cluster.
 	versions atomic.Pointer[versionTable]
+	// topicIDs names the topic ids Fetch v13+ asks for (topic_ids.go).
+	topicIDs topicIDs
 
 	mu        sync.Mutex
 	listeners map[int]net.Listener
@@ -136,6 +138,7 @@ func (s *Server) watch(c *core.Cluster, events []core.Event, reset bool) {
 	if reset {
 		s.clock.reset(c, s.cfg.ClockOffset)
 		s.setVersions(c)
+		s.topicIDs.names.Store(nil)
 		s.mu.Lock()
 		var cs []*conn
 		for cn := range s.conns {
