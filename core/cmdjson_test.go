@@ -135,7 +135,7 @@ func TestCommandKindsCovered(t *testing.T) {
 
 // registeredCommand reports whether the codec knows the type named typeName.
 func registeredCommand(typeName string) bool {
-	for typ := range schemaByType {
+	for typ := range cmdRegistry().byType {
 		if typ.Name() == typeName {
 			return true
 		}
