@@ -1,6 +1,8 @@
 package kafka
 
-// InitProducerId (key 22), v0-v4.
+// InitProducerId (key 22), v0-v5 (v5, KIP-890, only allows
+// TRANSACTION_ABORTABLE for a transactional producer: the same as v4
+// without transactions).
 //
 // An idempotent producer asks any broker for a producer id, from the
 // block the simulated controller allocated. A transactional id gets
@@ -13,7 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-func init() { register(22, 0, 4, handleInitProducerID) }
+func init() { register(22, 0, 5, handleInitProducerID) }
 
 func handleInitProducerID(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.InitProducerIDRequest)

@@ -1,6 +1,7 @@
 package kafka
 
-// LeaveGroup (key 13), v0-v4 (v3+ leave several members at once, KIP-345).
+// LeaveGroup (key 13), v0-v5 (v3+ leave several members at once, KIP-345;
+// v5 gives each member's reason, KIP-800, which Kafka only logs).
 //
 // The member leaves at once and the group rebalances, instead of waiting
 // for its session to expire. Members named only by instance id (v3+) are
@@ -12,7 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-func init() { register(13, 0, 4, handleLeaveGroup) }
+func init() { register(13, 0, 5, handleLeaveGroup) }
 
 func handleLeaveGroup(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.LeaveGroupRequest)

@@ -1,6 +1,6 @@
 package kafka
 
-// Metadata (key 3), v0-v12.
+// Metadata (key 3), v0-v13.
 //
 // Answered by the simulated broker from its own metadata cache, which lags
 // the controller like a real broker's: a client asking a broker that has
@@ -10,14 +10,16 @@ package kafka
 // internal flag, v2 the cluster id, v5 offline replicas, v7 leader
 // epochs, v10 topic ids; auto-creation follows the request's flag (v4+;
 // older versions always allow it) and auto.create.topics.enable. Topic
-// ids in requests (v10+, by id only) are answered UNKNOWN_TOPIC_ID.
+// ids in requests (v10+, by id only) are answered UNKNOWN_TOPIC_ID. v13
+// (4.0) adds a top-level error code, for a server to answer
+// REBOOTSTRAP_REQUIRED (KIP-1102); Kafka's broker leaves it 0, as here.
 
 import (
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-func init() { register(3, 0, 12, handleMetadata) }
+func init() { register(3, 0, 13, handleMetadata) }
 
 func handleMetadata(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.MetadataRequest)

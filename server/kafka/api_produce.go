@@ -1,6 +1,6 @@
 package kafka
 
-// Produce (key 0), v3-v10 (record batch v2, 0.11+ clients).
+// Produce (key 0), v3-v12 (record batch v2, 0.11+ clients).
 //
 // Each partition's records must be exactly one v2 batch (Kafka's
 // LogValidator: INVALID_RECORD otherwise), CRC-checked and decompressed
@@ -19,8 +19,10 @@ package kafka
 // otherwise). From v10 (KIP-951) a partition answered
 // NOT_LEADER_OR_FOLLOWER carries the leader the broker knows of and the
 // response that broker's endpoint, so the producer moves at once.
-// Transactional batches are refused (INVALID_RECORD): transactions are
-// not simulated.
+// v11 (3.8, KIP-890) only allows TRANSACTION_ABORTABLE and v12 (4.0)
+// lets a transactional producer skip AddPartitionsToTxn: with
+// transactions not simulated both are v10. Transactional batches are
+// refused (INVALID_RECORD): transactions are not simulated.
 
 import (
 	"errors"
@@ -29,7 +31,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-func init() { register(0, 3, 10, handleProduce) }
+func init() { register(0, 3, 12, handleProduce) }
 
 func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.ProduceRequest)
