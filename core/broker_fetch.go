@@ -36,6 +36,7 @@ type fetchResult struct {
 	leo      int64
 	logStart int64
 	err      string
+	leader   *LeaderHint // KIP-951: the current leader a 3.7+ broker names with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH
 }
 
 // parkedFetch is a Fetch the leader holds until data arrives or its wait
@@ -189,14 +190,14 @@ func (b *Broker) readPart(replica int, fp fetchPart, maxBytes int) fetchResult {
 		// (the client's metadata is stale), as for Produce (leaderFor).
 		fr.err = "UNKNOWN_TOPIC_OR_PARTITION"
 		if _, known := b.cache[fp.p]; known {
-			fr.err = "NOT_LEADER_OR_FOLLOWER"
+			fr.err, fr.leader = "NOT_LEADER_OR_FOLLOWER", b.currentLeader(fp.p)
 		}
 		return fr
 	case r.role != roleLeader:
-		fr.err = "NOT_LEADER_OR_FOLLOWER"
+		fr.err, fr.leader = "NOT_LEADER_OR_FOLLOWER", b.currentLeader(fp.p)
 		return fr
 	case fp.epoch >= 0 && fp.epoch < r.epoch:
-		fr.err = "FENCED_LEADER_EPOCH"
+		fr.err, fr.leader = "FENCED_LEADER_EPOCH", b.currentLeader(fp.p)
 		return fr
 	case fp.epoch > r.epoch:
 		fr.err = "UNKNOWN_LEADER_EPOCH"

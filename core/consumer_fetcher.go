@@ -157,6 +157,7 @@ func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
 			k.resetPosition(p)
 			continue
 		default:
+			k.takeLeader(p, fr)
 			k.meta.refresh()
 			continue
 		}
@@ -194,6 +195,18 @@ func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
 	if !k.conf.manual {
 		k.pollDone()
 	}
+}
+
+// takeLeader is AbstractFetch.handleFetchSuccess's KIP-951 step: a newer
+// leader the broker named with its error is taken into the consumer's
+// metadata (Metadata.updatePartitionLeadership), so the next fetch for p
+// goes to it without waiting for the metadata refresh the error also asks
+// for.
+func (k *Consumer) takeLeader(p *Partition, fr fetchResult) {
+	if !k.meta.takeLeader(p, fr.leader) {
+		return
+	}
+	k.c.emit(Event{Type: EvConsumerInfo, Consumer: k.Name, Partition: p.Name, Error: fr.err, Detail: fmt.Sprintf("%s %s: %s; the broker named broker %d the leader (epoch %d, KIP-951): fetching from it", k.Name, p.Name, fr.err, fr.leader.LeaderID, fr.leader.LeaderEpoch)})
 }
 
 // handOut returns a run of consecutive records of p (first at offset

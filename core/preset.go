@@ -124,6 +124,11 @@ type preset struct {
 	// 20% jitter; RecordAccumulator.shouldBackoff@3.7) and skip the backoff
 	// when the partition has a newer leader (KAFKA-15415, 3.7).
 	expBackoff bool
+	// kip951: 3.7+ brokers name the current leader in a Produce's
+	// NOT_LEADER_OR_FOLLOWER and a Fetch's NOT_LEADER_OR_FOLLOWER or
+	// FENCED_LEADER_EPOCH, and 3.7+ clients take a newer one at once
+	// (KIP-951; broker_current_leader.go).
+	kip951 bool
 	// topicWaitText: the wording of send()'s TimeoutException when a
 	// topic's metadata does not come within max.block.ms: "Topic T not
 	// present in metadata after N ms." (2.x clients: ksql's 2019 reports
@@ -184,14 +189,14 @@ var presets = map[string]*preset{
 	},
 	"3.9": {
 		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true, kraftLeaderBalance: true,
+		kip841: true, placeFenced: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, expBackoff: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true,
+		kip841: true, placeFenced: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{"linger.ms": "5"},

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 )
@@ -199,10 +200,22 @@ func (p *Producer) onResponse(id int, res []produceResult) {
 		if res[i].err == "" {
 			p.complete(b, res[i].offset)
 		} else {
-			p.failBatch(b, res[i].err)
+			p.failBatch(b, res[i].err, p.takeLeader(b.q.p, res[i].leader))
 		}
 	}
 	p.drain()
+}
+
+// takeLeader is Sender.handleProduceResponse's KIP-951 step: a newer
+// leader the broker named is taken into the producer's metadata
+// (Metadata.updatePartitionLeadership), so the retry goes to it at once,
+// without its backoff (newLeader). It returns what the event log says of
+// it, "" when there was none to take.
+func (p *Producer) takeLeader(part *Partition, h *LeaderHint) string {
+	if !p.meta.takeLeader(part, h) {
+		return ""
+	}
+	return fmt.Sprintf("the broker named broker %d the leader (epoch %d, KIP-951): the retry goes there at once", h.LeaderID, h.LeaderEpoch)
 }
 
 func (p *Producer) finishReq(rq *preq) {
@@ -232,7 +245,7 @@ func (p *Producer) disconnect(id int, ids []int, err, why string) {
 				p.expiredFailed(b)
 				continue
 			}
-			p.failBatch(b, err)
+			p.failBatch(b, err, "")
 		}
 	}
 	p.meta.refresh()
@@ -323,8 +336,8 @@ var retriable = map[string]bool{
 
 // failBatch retries a failed batch (Sender.canRetry: attempts left and
 // delivery.timeout.ms not passed) by putting it back at the front of its
-// queue, or fails its records.
-func (p *Producer) failBatch(b *pbatch, err string) {
+// queue, or fails its records. detail, if any, goes with the event.
+func (p *Producer) failBatch(b *pbatch, err, detail string) {
 	c := p.c
 	// An out-of-order sequence is retried while an earlier batch is being
 	// retried, or when the batch is not the one after the last acknowledged
@@ -346,7 +359,7 @@ func (p *Producer) failBatch(b *pbatch, err string) {
 	if retry {
 		fate = ""
 	}
-	c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: b.q.p.Name, Records: b.recs, Error: err, Retry: retry, Attempt: b.attempts + 1, Fate: fate})
+	c.emit(Event{Type: EvProduceError, Producer: p.Name, Partition: b.q.p.Name, Records: b.recs, Error: err, Retry: retry, Attempt: b.attempts + 1, Fate: fate, Detail: detail})
 	if err == "NOT_LEADER_OR_FOLLOWER" || err == "UNKNOWN_TOPIC_OR_PARTITION" || err == "LEADER_NOT_AVAILABLE" || err == "NETWORK_EXCEPTION" || err == "FENCED_LEADER_EPOCH" {
 		p.meta.refresh()
 	}
