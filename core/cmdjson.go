@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/kafkasim/kafkasim/core/internal/strictjson"
 )
@@ -55,32 +54,25 @@ func (s *cmdSchema) field(name string) *strictjson.Field {
 	return nil
 }
 
-// registry is the codec's command kinds by name and by type, built on
-// first use (cmdRegistry) rather than in init: building every kind's
-// schema by reflection cost the page's start about 20 ms of package init
-// under WebAssembly (docs/canvas.md), and a session that never decodes or
-// encodes a JSON command (the browser app's) never needs it.
-type registry struct {
-	byKind   map[string]*cmdSchema
-	byType   map[reflect.Type]*cmdSchema
-	kindList string // the valid "type" values, sorted, for errors
-}
+var (
+	schemaByKind = map[string]*cmdSchema{}
+	schemaByType = map[reflect.Type]*cmdSchema{}
+	kindList     string // the valid "type" values, sorted, for errors
+)
 
-// cmdRegistry returns the registry, built once from commandKinds.
-var cmdRegistry = sync.OnceValue(func() *registry {
-	r := &registry{byKind: map[string]*cmdSchema{}, byType: map[reflect.Type]*cmdSchema{}}
+// init fills the registry from commandKinds.
+func init() {
 	kinds := make([]string, 0, len(commandKinds))
 	for _, c := range commandKinds {
 		t := reflect.TypeOf(c)
 		s := &cmdSchema{kind: c.Kind(), typ: t, fields: strictjson.Fields(t)}
-		r.byKind[s.kind] = s
-		r.byType[s.typ] = s
+		schemaByKind[s.kind] = s
+		schemaByType[s.typ] = s
 		kinds = append(kinds, s.kind)
 	}
 	slices.Sort(kinds)
-	r.kindList = strings.Join(kinds, ", ")
-	return r
-})
+	kindList = strings.Join(kinds, ", ")
+}
 
 // DecodeCommand decodes one command from JSON: a single object whose "type"
 // member is the command's Kind and whose other members are the command's
@@ -143,13 +135,13 @@ func commandSchema(members []strictjson.Member) (*cmdSchema, error) {
 		if err := strictjson.Decode(m.Value, "type", reflect.ValueOf(&kind).Elem(), limits); err != nil {
 			return nil, fmt.Errorf("command %v", err)
 		}
-		s := cmdRegistry().byKind[kind]
+		s := schemaByKind[kind]
 		if s == nil {
-			return nil, fmt.Errorf("unknown command type %s; valid types are %s", strictjson.Quote(kind), cmdRegistry().kindList)
+			return nil, fmt.Errorf("unknown command type %s; valid types are %s", strictjson.Quote(kind), kindList)
 		}
 		return s, nil
 	}
-	return nil, fmt.Errorf(`command has no "type" member; valid types are %s`, cmdRegistry().kindList)
+	return nil, fmt.Errorf(`command has no "type" member; valid types are %s`, kindList)
 }
 
 // decode builds the command from its members ("type" already checked).
@@ -213,7 +205,7 @@ func commandValue(cmd Command) (reflect.Value, *cmdSchema, error) {
 		}
 		v = v.Elem()
 	}
-	s := cmdRegistry().byType[v.Type()]
+	s := schemaByType[v.Type()]
 	if s == nil {
 		return reflect.Value{}, nil, fmt.Errorf("cannot encode %T: not a command type", cmd)
 	}

@@ -2,26 +2,24 @@ package core
 
 import (
 	"reflect"
-	"sync"
 
 	"github.com/kafkasim/kafkasim/core/internal/strictjson"
 	"github.com/kafkasim/kafkasim/core/log"
 )
 
-// fastPlans are the commands' decoding plans (strictjson.Plan), made on
-// first use, as the registry is (cmdRegistry).
-var fastPlans = sync.OnceValue(func() map[reflect.Type]*strictjson.Plan {
-	plans := map[reflect.Type]*strictjson.Plan{}
+// fastPlans are the commands' decoding plans (strictjson.Plan), made once.
+var fastPlans = map[reflect.Type]*strictjson.Plan{}
+
+func init() {
 	custom := map[reflect.Type]strictjson.Custom{reflect.TypeOf(log.Record{}): decodeRecord}
 	for _, c := range commandKinds {
 		t := reflect.TypeOf(c)
-		plans[t] = strictjson.NewPlanWith(t, custom)
+		fastPlans[t] = strictjson.NewPlanWith(t, custom)
 	}
-	return plans
-})
+}
 
 // headersPlan decodes a record's headers (rare: by reflection).
-var headersPlan = sync.OnceValue(func() *strictjson.Plan { return strictjson.NewPlan(reflect.TypeOf([]log.Header(nil))) })
+var headersPlan = strictjson.NewPlan(reflect.TypeOf([]log.Header(nil)))
 
 // decodeRecord is a real client's record without reflection: a Produce
 // request holds thousands. Its members are log.Record's JSON fields.
@@ -55,7 +53,7 @@ func decodeRecord(s *strictjson.Scanner, dst reflect.Value) bool {
 			r.TimestampDelta, ok = s.Int(64)
 		case "headers":
 			bit = 16
-			ok = s.Value(headersPlan(), reflect.ValueOf(&r.Headers).Elem())
+			ok = s.Value(headersPlan, reflect.ValueOf(&r.Headers).Elem())
 		}
 		if bit == 0 || seen&bit != 0 || !ok {
 			return false
@@ -79,11 +77,11 @@ func fastDecode(data []byte, lim strictjson.Limits) (Command, bool) {
 		return nil, false
 	}
 	kind, ok := s.String()
-	sc := cmdRegistry().byKind[kind]
+	sc := schemaByKind[kind]
 	if !ok || sc == nil {
 		return nil, false
 	}
-	p := fastPlans()[sc.typ]
+	p := fastPlans[sc.typ]
 	v := reflect.New(sc.typ).Elem()
 	var seen uint64
 	for {

@@ -135,7 +135,7 @@ func TestCommandKindsCovered(t *testing.T) {
 
 // registeredCommand reports whether the codec knows the type named typeName.
 func registeredCommand(typeName string) bool {
-	for typ := range cmdRegistry().byType {
+	for typ := range schemaByType {
 		if typ.Name() == typeName {
 			return true
 		}

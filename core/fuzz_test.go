@@ -35,7 +35,7 @@ func checkDecodeError(t *testing.T, cmd Command, err error) {
 // checkRoundTrip checks that cmd is a registered value type and that
 // Encode/Decode is stable on it.
 func checkRoundTrip(t *testing.T, cmd Command) {
-	if cmdRegistry().byType[reflect.TypeOf(cmd)] == nil {
+	if schemaByType[reflect.TypeOf(cmd)] == nil {
 		t.Fatalf("DecodeCommand returned %T, not a command value type", cmd)
 	}
 	b1, err := EncodeCommand(cmd)
@@ -208,7 +208,7 @@ func (r *progReader) next() int {
 func (r *progReader) command() Command {
 	proto := commandKinds[r.next()%len(commandKinds)]
 	v := reflect.New(reflect.TypeOf(proto)).Elem()
-	for _, f := range cmdRegistry().byType[v.Type()].fields {
+	for _, f := range schemaByType[v.Type()].fields {
 		r.fill(v.Field(f.Index))
 	}
 	return v.Interface().(Command)
