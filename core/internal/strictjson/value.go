@@ -83,6 +83,8 @@ func (d decoder) token(tok json.Token, path string, dst reflect.Value) error {
 		return d.token(tok, path, dst.Elem())
 	case reflect.Slice:
 		return d.list(tok, path, dst)
+	case reflect.Array:
+		return d.byteArray(tok, path, dst)
 	case reflect.Map:
 		return d.object(tok, path, dst)
 	case reflect.Struct:
@@ -175,6 +177,34 @@ func (d decoder) list(tok json.Token, path string, dst reflect.Value) error {
 		dst.Set(list)
 	} else {
 		dst.SetZero()
+	}
+	return d.closeDelim(path)
+}
+
+// byteArray decodes a JSON array of exactly len(dst) numbers 0 to 255
+// into a byte array (encoding/json's form of a [16]byte topic id); other
+// arrays are not supported.
+func (d decoder) byteArray(tok json.Token, path string, dst reflect.Value) error {
+	if dst.Type().Elem().Kind() != reflect.Uint8 {
+		return fmt.Errorf("field %s has an unsupported Go type %s", Quote(path), dst.Type())
+	}
+	if tok != json.Delim('[') {
+		return wrongType(path, dst.Type(), tok)
+	}
+	for i := 0; d.dec.More(); i++ {
+		t, err := d.dec.Token()
+		if err != nil {
+			return fmt.Errorf("field %s: %v", Quote(path), syntaxError(err, d.lim.Name, d.dec.InputOffset()))
+		}
+		n, ok := t.(json.Number)
+		v, perr := strconv.ParseUint(string(n), 10, 8)
+		if !ok || perr != nil || i >= dst.Len() {
+			return fmt.Errorf("field %s must be %d numbers 0 to 255", Quote(path), dst.Len())
+		}
+		dst.Index(i).SetUint(v)
+		if i == dst.Len()-1 && d.dec.More() {
+			return fmt.Errorf("field %s must be %d numbers 0 to 255", Quote(path), dst.Len())
+		}
 	}
 	return d.closeDelim(path)
 }
