@@ -63,8 +63,12 @@ func (s *Server) createRoom(name, script string, speed float64, paused bool, kee
 	if n >= s.lim.MaxRooms {
 		return nil, errTooManyRooms
 	}
+	prelude := ""
+	if keep {
+		prelude = s.cfg.Prelude // the default room's: real Kafka clients use it
+	}
 	r, err := room.New(room.Config{
-		Name: name, Script: script, Default: s.cfg.Default, Speed: speed, Paused: paused,
+		Name: name, Script: script, Default: s.cfg.Default, Prelude: prelude, Speed: speed, Paused: paused,
 		Tick: s.cfg.Tick, MaxHistory: s.lim.MaxHistory, MaxJobs: s.lim.MaxJobs, Logf: s.logf,
 	})
 	if err != nil {

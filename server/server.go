@@ -104,6 +104,9 @@ type Config struct {
 	// without Scenario, Default (zero: 3 brokers of the newest preset).
 	Scenario, ScenarioName string
 	Default                core.Options
+	// Prelude runs in the default room before each scenario it loads
+	// (room.Config.Prelude; `kafkasim serve` uses room.LocalNetwork).
+	Prelude string
 	// Speed of the default room (virtual ms per wall ms; 0 with Paused).
 	Speed  float64
 	Paused bool

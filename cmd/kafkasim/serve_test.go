@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -54,4 +55,29 @@ func serveAt(t *testing.T, args ...string) (web string, out *syncBuf, stop func(
 		web = "http://" + web
 	}
 	return web, out, stop
+}
+
+// TestServeLocalNetwork: the room `kafkasim serve` serves to real Kafka
+// clients runs on a local network (room.LocalNetwork: 1 ms hops), in its
+// history for a replay to do the same; a room made with `ctl create`
+// keeps the scenario's own network.
+func TestServeLocalNetwork(t *testing.T) {
+	web, _, stop := serveAt(t, "--kafka-listen", "off")
+	defer stop()
+	code, hist, errs := runCtl(t, web, "", "history")
+	if code != 0 || !strings.Contains(hist, "set net.latency.ms=1") {
+		t.Fatalf("the default room's history (exit %d, %s) does not set the local network:\n%s", code, errs, hist)
+	}
+	code, out, errs := runCtl(t, web, "", "create", "-json")
+	if code != 0 {
+		t.Fatalf("create: %d %s", code, errs)
+	}
+	var created struct{ Code string }
+	if err := json.Unmarshal([]byte(out), &created); err != nil || created.Code == "" {
+		t.Fatalf("create printed %q: %v", out, err)
+	}
+	code, hist, errs = runCtl(t, web, "", "-room", created.Code, "history")
+	if code != 0 || strings.Contains(hist, "net.latency.ms") {
+		t.Fatalf("a created room's history (exit %d, %s) sets the network:\n%s", code, errs, hist)
+	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/server"
+	"github.com/kafkasim/kafkasim/server/room"
 	"github.com/kafkasim/kafkasim/server/storage"
 )
 
@@ -71,7 +72,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		fmt.Fprintf(stderr, "kafkasim serve: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	cfg := server.Config{Speed: *speed, Paused: *speed == 0, PublicURL: *public, AllowOrigins: origins, ShareDir: *shareDir,
+	cfg := server.Config{Prelude: room.LocalNetwork, Speed: *speed, Paused: *speed == 0, PublicURL: *public, AllowOrigins: origins, ShareDir: *shareDir,
 		Limits: server.Limits{MaxRooms: *maxRooms, MaxClientsPerRoom: *maxClients, CommandsPerSecond: *maxRate, CommandBurst: int(2 * *maxRate)},
 		Logf:   func(f string, a ...any) { fmt.Fprintf(stderr, "kafkasim: "+f+"\n", a...) }}
 	if *scen != "" {

@@ -52,6 +52,13 @@ type Config struct {
 	// Default is the cluster made when Script is "" (Brokers 0: 3 brokers
 	// of the newest preset).
 	Default core.Options
+	// Prelude is scenario steps (no cluster line) run right after the
+	// cluster line of every scenario the room loads or resets to, before
+	// that scenario's own steps, and recorded in the history as they are:
+	// a replay or an export does the same. A scenario that sets the same
+	// thing itself wins, its step coming later. `kafkasim serve` puts
+	// LocalNetwork here. New fails if it does not parse.
+	Prelude string
 	// Speed is virtual ms per wall ms at the start (0: paused); 1 if unset
 	// and Paused is false.
 	Speed  float64
@@ -156,6 +163,13 @@ func New(cfg Config) (*Room, error) {
 		done: make(chan struct{}),
 	}
 	r.st.init(r, speed)
+	if cfg.Prelude != "" {
+		pre, err := parsePrelude(cfg.Prelude)
+		if err != nil {
+			return nil, err
+		}
+		r.st.prelude = pre
+	}
 	if err := r.st.load(cfg.Name, cfg.Script); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/kafkasim/kafkasim/core"
@@ -13,12 +14,13 @@ import (
 
 // loopState is everything the room's goroutine owns.
 type loopState struct {
-	r      *Room
-	name   string
-	script string // what reset goes back to
-	gen    int
-	c      *core.Cluster
-	runner *scenario.Runner
+	r       *Room
+	name    string
+	script  string          // what reset goes back to
+	prelude []scenario.Step // Config.Prelude: run before every loaded scenario's steps
+	gen     int
+	c       *core.Cluster
+	runner  *scenario.Runner
 
 	speed    float64
 	lastWall time.Time
@@ -121,6 +123,7 @@ func (s *loopState) load(name, script string) error {
 	s.carry = 0
 	s.r.genAtom.Store(int64(s.gen))
 	s.r.nowAtom.Store(s.c.Now())
+	steps = append(slices.Clip(s.prelude), steps...)
 	if len(steps) > 0 {
 		s.jobs = append(s.jobs, &job{steps: steps, name: name, done: s.logScriptResult})
 	}
