@@ -24,6 +24,7 @@ import (
 	"github.com/kafkasim/kafkasim/internal/webapp"
 	"github.com/kafkasim/kafkasim/internal/zktest"
 	"github.com/kafkasim/kafkasim/server"
+	"github.com/kafkasim/kafkasim/server/room"
 )
 
 // The protocol X-ray (issues 11 and 12): a page in live mode follows
@@ -34,7 +35,8 @@ import (
 // never stops following, and holds the room's exact cluster.
 
 // outsideServe is `kafkasim serve` in the test's process: the app, the
-// classroom server, the default room's Kafka listeners (broker N on
+// classroom server, the default room (with serve's prelude, the local
+// network of room.LocalNetwork), its Kafka listeners (broker N on
 // base+N-1) and its ZooKeeper listener, on loopback.
 type outsideServe struct {
 	srv   *server.Server
@@ -49,7 +51,7 @@ func startOutsideServe(t *testing.T, script string) *outsideServe {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{App: app, Scenario: script, ScenarioName: "x-ray", Speed: 1, Logf: func(string, ...any) {}})
+	srv, err := server.New(server.Config{App: app, Scenario: script, ScenarioName: "x-ray", Prelude: room.LocalNetwork, Speed: 1, Logf: func(string, ...any) {}})
 	if err != nil {
 		t.Fatal(err)
 	}
