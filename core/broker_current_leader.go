@@ -9,22 +9,66 @@ package core
 // waiting for a metadata refresh: the producer resends the batch without
 // its retry backoff (ProducerBatch.hasLeaderChangedForTheOngoingRetry), the
 // consumer fetches from the new leader.
+//
+// Kafka decides by the request's version; here a request's leaderHints
+// does: the simulated clients' requests set it from 3.7 (preset kip951),
+// a real client's always, and the protocol layer sends the leader only in
+// v10+ Produce and v16+ Fetch responses.
 
-// currentLeader is the leader a 3.7+ broker names for p when it refuses
-// a simulated client's Produce or Fetch (leaderHint, KafkaApis
-// .getCurrentLeader); nil before 3.7, whose brokers name none.
-func (b *Broker) currentLeader(p *Partition) *LeaderHint {
-	if !b.c.preset.kip951 {
-		return nil
+// leaderHint is what b knows of p's leader, for a partition it refused
+// (KafkaApis.getCurrentLeader): its own replica's leader and epoch when it
+// hosts p, else its metadata cache's, else none. It is the one source of
+// the hint, for the simulated clients and real ones alike.
+func (b *Broker) leaderHint(p *Partition) *LeaderHint {
+	h := &LeaderHint{LeaderID: -1, LeaderEpoch: -1}
+	if r := b.replicas[p]; r != nil {
+		h.LeaderID, h.LeaderEpoch = r.leader, r.epoch
+	} else if st, ok := b.cache[p]; ok {
+		h.LeaderID, h.LeaderEpoch = st.leader, st.epoch
 	}
-	return b.leaderHint(p)
+	if h.LeaderID > 0 && h.LeaderID <= len(b.c.brokers) && contains(b.c.md.liveIDs(), h.LeaderID) {
+		h.Live, h.Rack = true, b.c.brokers[h.LeaderID-1].Rack
+	}
+	return h
 }
 
-// namesLeader reports whether a 3.7+ broker names the current leader with
-// this error (KafkaApis: Produce on NOT_LEADER_OR_FOLLOWER; Fetch also on
-// FENCED_LEADER_EPOCH).
+// namesLeader reports whether a broker names the current leader with this
+// error, for a request whose version carries it (KafkaApis: Produce v10+ on
+// NOT_LEADER_OR_FOLLOWER; Fetch v16+ also on FENCED_LEADER_EPOCH).
 func namesLeader(err string, fetch bool) bool {
 	return err == "NOT_LEADER_OR_FOLLOWER" || fetch && err == "FENCED_LEADER_EPOCH"
+}
+
+// namingLeaders wraps a Produce's respond so that each partition answered
+// NOT_LEADER_OR_FOLLOWER names the current leader as the broker knows it
+// when the response is made (KafkaApis.handleProduceRequest's callback,
+// v10+): for an acks=all request that waited, that is when it completes.
+func (b *Broker) namingLeaders(respond func([]produceResult)) func([]produceResult) {
+	return func(res []produceResult) {
+		for i := range res {
+			if namesLeader(res[i].err, false) {
+				res[i].leader = b.leaderHint(res[i].p)
+			}
+		}
+		respond(res)
+	}
+}
+
+// namingFetchLeaders wraps a Fetch's respond so that each partition
+// answered NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names the current
+// leader as the broker knows it when the response is made
+// (KafkaApis.handleFetchRequest's processResponseCallback, v16+). A fetch
+// is answered as soon as it is read, parked or not, so that is when its
+// partitions were read.
+func (b *Broker) namingFetchLeaders(respond func([]fetchResult)) func([]fetchResult) {
+	return func(res []fetchResult) {
+		for i := range res {
+			if namesLeader(res[i].err, true) {
+				res[i].leader = b.leaderHint(res[i].p)
+			}
+		}
+		respond(res)
+	}
 }
 
 // takeLeader is the client's Metadata.updatePartitionLeadership for one

@@ -18,6 +18,10 @@ type fetchReq struct {
 	minBytes int
 	maxBytes int
 	parts    []fetchPart
+	// leaderHints: the request's version carries KIP-951's current leader
+	// (Fetch v16+), so the broker names it with NOT_LEADER_OR_FOLLOWER and
+	// FENCED_LEADER_EPOCH (namingFetchLeaders).
+	leaderHints bool
 }
 
 // fetchPart is one partition of a Fetch request.
@@ -36,7 +40,7 @@ type fetchResult struct {
 	leo      int64
 	logStart int64
 	err      string
-	leader   *LeaderHint // KIP-951: the current leader a 3.7+ broker names with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH
+	leader   *LeaderHint // KIP-951: the current leader the broker names with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH (namingFetchLeaders)
 }
 
 // parkedFetch is a Fetch the leader holds until data arrives or its wait
@@ -65,6 +69,9 @@ func (b *Broker) handleFetch(req fetchReq, respond func([]fetchResult)) {
 				r.updateFollower(req.replica, fp.offset)
 			}
 		}
+	}
+	if req.leaderHints {
+		respond = b.namingFetchLeaders(respond)
 	}
 	b.serveFetch(&parkedFetch{replica: req.replica, parts: req.parts, maxBytes: req.maxBytes, minBytes: req.minBytes, respond: respond}, req.maxWait)
 }
@@ -190,14 +197,14 @@ func (b *Broker) readPart(replica int, fp fetchPart, maxBytes int) fetchResult {
 		// (the client's metadata is stale), as for Produce (leaderFor).
 		fr.err = "UNKNOWN_TOPIC_OR_PARTITION"
 		if _, known := b.cache[fp.p]; known {
-			fr.err, fr.leader = "NOT_LEADER_OR_FOLLOWER", b.currentLeader(fp.p)
+			fr.err = "NOT_LEADER_OR_FOLLOWER"
 		}
 		return fr
 	case r.role != roleLeader:
-		fr.err, fr.leader = "NOT_LEADER_OR_FOLLOWER", b.currentLeader(fp.p)
+		fr.err = "NOT_LEADER_OR_FOLLOWER"
 		return fr
 	case fp.epoch >= 0 && fp.epoch < r.epoch:
-		fr.err, fr.leader = "FENCED_LEADER_EPOCH", b.currentLeader(fp.p)
+		fr.err = "FENCED_LEADER_EPOCH"
 		return fr
 	case fp.epoch > r.epoch:
 		fr.err = "UNKNOWN_LEADER_EPOCH"

@@ -12,6 +12,10 @@ type produceReq struct {
 	timeout  int64 // request.timeout.ms: how long acks=all may wait
 	pid      int64
 	parts    []producePart
+	// leaderHints: the request's version carries KIP-951's current leader
+	// (Produce v10+), so the broker names it with NOT_LEADER_OR_FOLLOWER
+	// (namingLeaders).
+	leaderHints bool
 }
 
 // producePart is one partition's batch. Each batch carries its own
@@ -46,7 +50,7 @@ type produceResult struct {
 	err        string
 	dup        bool
 	appendTime int64       // the leader's AppendTime for a LogAppendTime topic, else -1
-	leader     *LeaderHint // KIP-951: the current leader a 3.7+ broker names with NOT_LEADER_OR_FOLLOWER
+	leader     *LeaderHint // KIP-951: the current leader the broker names with NOT_LEADER_OR_FOLLOWER (namingLeaders)
 }
 
 // pendingProduce is an acks=all request in purgatory (DelayedProduce).
@@ -85,7 +89,7 @@ func (pp *pendingProduce) done(idx int, err string) {
 // runs once with every partition's result: at once, or for acks=all when
 // the ISR has the records (or the request timed out).
 func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
-	if respond != nil && b.c.preset.kip951 {
+	if respond != nil && req.leaderHints {
 		respond = b.namingLeaders(respond)
 	}
 	results := make([]produceResult, len(req.parts))
@@ -177,21 +181,6 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 			}
 		}
 	})
-}
-
-// namingLeaders wraps a Produce's respond so that each partition answered
-// NOT_LEADER_OR_FOLLOWER names the current leader as the broker knows it
-// when the response is made (KafkaApis.handleProduceRequest's callback,
-// v10+): for an acks=all request that waited, that is when it completes.
-func (b *Broker) namingLeaders(respond func([]produceResult)) func([]produceResult) {
-	return func(res []produceResult) {
-		for i := range res {
-			if namesLeader(res[i].err, false) {
-				res[i].leader = b.currentLeader(res[i].p)
-			}
-		}
-		respond(res)
-	}
 }
 
 // leaderFor returns the replica of p this broker leads, or Kafka's error.

@@ -80,7 +80,7 @@ func (k *Consumer) fetch(l int, parts []fetchPart) {
 		return true
 	}
 	k.send(b, "Fetch", func() {
-		req := fetchReq{replica: -1, maxWait: k.conf.fetchWaitMs, minBytes: 1, maxBytes: k.conf.maxPartBytes * len(parts), parts: parts}
+		req := fetchReq{replica: -1, maxWait: k.conf.fetchWaitMs, minBytes: 1, maxBytes: k.conf.maxPartBytes * len(parts), parts: parts, leaderHints: k.c.preset.kip951}
 		b.handleFetch(req, func(res []fetchResult) {
 			k.reply(b, "FetchResponse", func() {
 				if finish() {

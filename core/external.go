@@ -426,27 +426,12 @@ func (x *extConns) fetchPartition(req *FetchRequest, fp *FetchPartition) (*Parti
 	return x.partition(fp.Topic, fp.Partition)
 }
 
-// leaderHint is what b knows of p's leader, for a partition it refused
-// (KafkaApis.getCurrentLeader): its own replica's leader and epoch when it
-// hosts p, else its metadata cache's, else none.
-func (b *Broker) leaderHint(p *Partition) *LeaderHint {
-	h := &LeaderHint{LeaderID: -1, LeaderEpoch: -1}
-	if r := b.replicas[p]; r != nil {
-		h.LeaderID, h.LeaderEpoch = r.leader, r.epoch
-	} else if st, ok := b.cache[p]; ok {
-		h.LeaderID, h.LeaderEpoch = st.leader, st.epoch
-	}
-	if h.LeaderID > 0 && h.LeaderID <= len(b.c.brokers) && contains(b.c.md.liveIDs(), h.LeaderID) {
-		h.Live, h.Rack = true, b.c.brokers[h.LeaderID-1].Rack
-	}
-	return h
-}
-
 // produce translates a ProduceRequest for handleProduce and its answer back.
 func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) {
 	b := cn.broker
 	resp := &ProduceResponse{Partitions: make([]ProducePartitionResponse, len(req.Partitions))}
-	in := &produceReq{producer: cn.name, acks: int(req.Acks), timeout: int64(max(req.TimeoutMs, 0)), pid: -1}
+	// The protocol layer sends the leader only to v10+ requests.
+	in := &produceReq{producer: cn.name, acks: int(req.Acks), timeout: int64(max(req.TimeoutMs, 0)), pid: -1, leaderHints: true}
 	var idx []int // resp index of each in.parts entry
 	for i, pp := range req.Partitions {
 		x.records.Produced += int64(pp.Len())
@@ -488,12 +473,9 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 	fill := func(res []produceResult) {
 		for k, pr := range res {
 			out := &resp.Partitions[idx[k]]
-			out.Error, out.BaseOffset, out.LogAppendTime = pr.err, pr.offset, pr.appendTime
+			out.Error, out.BaseOffset, out.LogAppendTime, out.Leader = pr.err, pr.offset, pr.appendTime, pr.leader
 			if pr.err != "" {
 				out.BaseOffset = -1
-				if pr.err == "NOT_LEADER_OR_FOLLOWER" {
-					out.Leader = b.leaderHint(pr.p)
-				}
 				continue
 			}
 			x.records.Acked += int64(req.Partitions[idx[k]].Len())
@@ -543,7 +525,8 @@ func (x *extConns) fetch(cn *extConn, req *FetchRequest, done func(*Reply)) {
 	if maxBytes <= 0 || maxBytes > brokerFetchMaxBytes {
 		maxBytes = brokerFetchMaxBytes
 	}
-	in := fetchReq{replica: -1, maxWait: int64(max(req.MaxWaitMs, 0)), minBytes: int(max(req.MinBytes, 1)), maxBytes: maxBytes}
+	// The protocol layer sends the leader only to v16+ requests.
+	in := fetchReq{replica: -1, maxWait: int64(max(req.MaxWaitMs, 0)), minBytes: int(max(req.MinBytes, 1)), maxBytes: maxBytes, leaderHints: true}
 	if req.MinBytes <= 0 {
 		in.maxWait = 0 // zero bytes are always readable: answer at once
 	}
@@ -567,12 +550,9 @@ func (x *extConns) fetch(cn *extConn, req *FetchRequest, done func(*Reply)) {
 	b.handleFetch(in, func(res []fetchResult) {
 		for k, fr := range res {
 			out := &resp.Partitions[idx[k]]
-			out.Error = fr.err
-			switch fr.err {
-			case "":
+			out.Error, out.Leader = fr.err, fr.leader
+			if fr.err == "" {
 				out.HighWatermark, out.LastStableOffset, out.LogStartOffset = fr.hw, fr.hw, fr.logStart
-			case "NOT_LEADER_OR_FOLLOWER", "FENCED_LEADER_EPOCH":
-				out.Leader = b.leaderHint(fr.p)
 			}
 			for _, bt := range fr.batches {
 				x.records.Fetched += int64(bt.Len())

@@ -112,7 +112,7 @@ func (p *Producer) sendRequest(id int, batches []*pbatch) {
 	br := c.Broker(id)
 	p.reqSeq++
 	rq := &preq{id: p.reqSeq, broker: id, batches: batches}
-	req := &produceReq{producer: p.Name, acks: p.conf.acks, timeout: p.conf.requestTimeout, pid: -1, parts: make([]producePart, len(batches))}
+	req := &produceReq{producer: p.Name, acks: p.conf.acks, timeout: p.conf.requestTimeout, pid: -1, parts: make([]producePart, len(batches)), leaderHints: c.preset.kip951}
 	if p.conf.idempotent {
 		req.pid = p.pid
 	}

@@ -53,7 +53,7 @@ func (b *Broker) fetchFrom(leader int) {
 		})
 	}
 	b.send(lb.node, "Fetch", func() {
-		req := fetchReq{replica: b.ID, maxWait: b.c.bc.fetchWaitMs, minBytes: 1, maxBytes: b.c.bc.fetchMaxBytes, parts: parts}
+		req := fetchReq{replica: b.ID, maxWait: b.c.bc.fetchWaitMs, minBytes: 1, maxBytes: b.c.bc.fetchMaxBytes, parts: parts, leaderHints: b.c.preset.kip951}
 		lb.handleFetch(req, func(res []fetchResult) {
 			lb.replyTo(b, "FetchResponse", func() {
 				if f.seq == seq && f.inflight {
