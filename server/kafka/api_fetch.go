@@ -128,35 +128,34 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	}}, nil
 }
 
-// appendLeaderEndpoint adds the endpoint of h's leader to a v16+ Fetch
-// response's node endpoints (KIP-951), once per broker.
-func appendLeaderEndpoint(s *Server, bs []kmsg.FetchResponseBroker, h *core.LeaderHint) []kmsg.FetchResponseBroker {
-	for _, b := range bs {
-		if b.NodeID == int32(h.LeaderID) {
-			return bs
+// leaderNode is an element of a KIP-951 response's node endpoints: Fetch
+// v16+'s and Produce v10+'s have the same fields, so one converts to the
+// other.
+type leaderNode interface {
+	kmsg.FetchResponseBroker | kmsg.ProduceResponseBroker
+}
+
+// appendLeaderEndpoint adds the endpoint of h's leader to a KIP-951
+// response's node endpoints (Fetch v16+, Produce v10+), once per broker
+// and only for a live one (KafkaApis adds only metadataCache
+// .getAliveBrokerNode's).
+func appendLeaderEndpoint[N leaderNode](s *Server, ns []N, h *core.LeaderHint) []N {
+	if !h.Live {
+		return ns
+	}
+	for _, n := range ns {
+		if kmsg.FetchResponseBroker(n).NodeID == int32(h.LeaderID) {
+			return ns
 		}
 	}
 	b := kmsg.NewFetchResponseBroker()
-	var ok bool
-	if b.NodeID, b.Host, b.Port, b.Rack, ok = leaderEndpoint(s, h); !ok {
-		return bs
-	}
-	return append(bs, b)
-}
-
-// leaderEndpoint is where h's leader listens, for the node endpoints of a
-// KIP-951 response; ok is false when that broker is not live (KafkaApis
-// adds only metadataCache.getAliveBrokerNode's).
-func leaderEndpoint(s *Server, h *core.LeaderHint) (id int32, host string, port int32, rack *string, ok bool) {
-	if !h.Live {
-		return 0, "", 0, nil, false
-	}
-	host, p := s.Addr(h.LeaderID)
+	host, port := s.Addr(h.LeaderID)
+	b.NodeID, b.Host, b.Port = int32(h.LeaderID), host, int32(port)
 	if h.Rack != "" {
 		r := h.Rack
-		rack = &r
+		b.Rack = &r
 	}
-	return int32(h.LeaderID), host, int32(p), rack, true
+	return append(ns, N(b))
 }
 
 // batchBytes is about what recordbatch.Append writes for recs (exact for

@@ -93,7 +93,7 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 					}
 					if a.Leader != nil && req.Version >= 10 {
 						rp.CurrentLeader.LeaderID, rp.CurrentLeader.LeaderEpoch = int32(a.Leader.LeaderID), a.Leader.LeaderEpoch
-						resp.Brokers = appendProduceLeaderEndpoint(cx.s, resp.Brokers, a.Leader)
+						resp.Brokers = appendLeaderEndpoint(cx.s, resp.Brokers, a.Leader)
 					}
 				}
 				rt.Partitions = append(rt.Partitions, rp)
@@ -102,20 +102,4 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		return resp
 	}}, nil
-}
-
-// appendProduceLeaderEndpoint adds the endpoint of h's leader to a v10+
-// Produce response's node endpoints (KIP-951), once per broker.
-func appendProduceLeaderEndpoint(s *Server, bs []kmsg.ProduceResponseBroker, h *core.LeaderHint) []kmsg.ProduceResponseBroker {
-	for _, b := range bs {
-		if b.NodeID == int32(h.LeaderID) {
-			return bs
-		}
-	}
-	b := kmsg.NewProduceResponseBroker()
-	var ok bool
-	if b.NodeID, b.Host, b.Port, b.Rack, ok = leaderEndpoint(s, h); !ok {
-		return bs
-	}
-	return append(bs, b)
 }
