@@ -5,13 +5,12 @@ import (
 	"maps"
 	"slices"
 	"strings"
-
-	"github.com/kafkasim/kafkasim/core/log"
 )
 
 // Outside connections: a real client's TCP connection to one broker, as
 // the core sees it (commands in command_conn.go, types in
-// external_api.go).
+// external_api.go; Produce and Fetch in external_produce.go and
+// external_fetch.go).
 //
 //   - The client's host is a node of the simulated network: every request
 //     and reply is a message on it, so latency, `net split`, `net delay`
@@ -291,73 +290,6 @@ type partKey struct {
 	partition int32
 }
 
-func checkProduce(req *ProduceRequest) error {
-	if len(req.Partitions) > MaxRequestPartitions {
-		return fmt.Errorf("%d partitions (limit %d)", len(req.Partitions), MaxRequestPartitions)
-	}
-	seen := map[partKey]bool{}
-	bytes := 0
-	for _, pp := range req.Partitions {
-		k := partKey{pp.Topic, pp.Partition}
-		if seen[k] {
-			return fmt.Errorf("partition %s-%d listed twice", pp.Topic, pp.Partition)
-		}
-		seen[k] = true
-		if pp.ProducerID != req.Partitions[0].ProducerID {
-			return fmt.Errorf("batches of producer ids %d and %d in one request", req.Partitions[0].ProducerID, pp.ProducerID)
-		}
-		if pp.Packed != nil {
-			if pp.Records != nil && pp.Packed.Len() != len(pp.Records) {
-				return fmt.Errorf("partition %s-%d: %d packed records for %d records", pp.Topic, pp.Partition, pp.Packed.Len(), len(pp.Records))
-			}
-			if bytes += int(min(pp.Packed.KeyValueBytes(), MaxRequestBytes+1)); bytes > MaxRequestBytes {
-				return fmt.Errorf("more than %d bytes of records (socket.request.max.bytes)", MaxRequestBytes)
-			}
-			continue
-		}
-		for _, rec := range pp.Records {
-			bytes += len(rec.Key) + len(rec.Value)
-			if bytes > MaxRequestBytes {
-				return fmt.Errorf("more than %d bytes of records (socket.request.max.bytes)", MaxRequestBytes)
-			}
-		}
-	}
-	return nil
-}
-
-func checkFetch(req *FetchRequest) error {
-	if len(req.Partitions) > MaxRequestPartitions {
-		return fmt.Errorf("%d partitions (limit %d)", len(req.Partitions), MaxRequestPartitions)
-	}
-	if req.ByTopicID {
-		// By id, the names are the listener's guesses: the ids identify.
-		seen := map[idPartKey]bool{}
-		for _, fp := range req.Partitions {
-			k := idPartKey{fp.TopicID, fp.Partition}
-			if seen[k] {
-				return fmt.Errorf("partition %x-%d listed twice", fp.TopicID, fp.Partition)
-			}
-			seen[k] = true
-		}
-		return nil
-	}
-	seen := map[partKey]bool{}
-	for _, fp := range req.Partitions {
-		k := partKey{fp.Topic, fp.Partition}
-		if seen[k] {
-			return fmt.Errorf("partition %s-%d listed twice", fp.Topic, fp.Partition)
-		}
-		seen[k] = true
-	}
-	return nil
-}
-
-// idPartKey is a partition of a topic named by id.
-type idPartKey struct {
-	id   [16]byte
-	part int32
-}
-
 // next has the broker handle the connection's next request, if it is not
 // busy with one: Kafka reads a connection's next request only after the
 // previous one's response is sent. The next one starts in a task of its
@@ -412,158 +344,6 @@ func (x *extConns) partition(topic string, id int32) (*Partition, string) {
 		return nil, "UNKNOWN_TOPIC_OR_PARTITION"
 	}
 	return t.parts[id], ""
-}
-
-// fetchPartition is the partition fp names: by topic id, only while the
-// topic named fp.Topic still has that id (UNKNOWN_TOPIC_ID otherwise, as
-// for an id the broker's metadata does not know).
-func (x *extConns) fetchPartition(req *FetchRequest, fp *FetchPartition) (*Partition, string) {
-	if req.ByTopicID {
-		if t := x.c.topics[fp.Topic]; t == nil || t.id() != fp.TopicID {
-			return nil, "UNKNOWN_TOPIC_ID"
-		}
-	}
-	return x.partition(fp.Topic, fp.Partition)
-}
-
-// produce translates a ProduceRequest for handleProduce and its answer back.
-func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) {
-	b := cn.broker
-	resp := &ProduceResponse{Partitions: make([]ProducePartitionResponse, len(req.Partitions))}
-	// The protocol layer sends the leader only to v10+ requests.
-	in := &produceReq{producer: cn.name, acks: int(req.Acks), timeout: int64(max(req.TimeoutMs, 0)), pid: -1, leaderHints: true}
-	var idx []int // resp index of each in.parts entry
-	for i, pp := range req.Partitions {
-		x.records.Produced += int64(pp.Len())
-		resp.Partitions[i] = ProducePartitionResponse{Topic: pp.Topic, Partition: pp.Partition, BaseOffset: -1, LogStartOffset: -1, LogAppendTime: -1}
-		p, err := x.partition(pp.Topic, pp.Partition)
-		switch {
-		case req.Acks != 0 && req.Acks != 1 && req.Acks != -1:
-			err = "INVALID_REQUIRED_ACKS"
-		case err != "":
-		case p.Topic.Internal:
-			err = "INVALID_TOPIC_EXCEPTION" // clients may not write internal topics
-		case pp.Len() == 0:
-			err = "INVALID_RECORD"
-		case batchBytes(&pp) > maxMessageBytes:
-			err = "MESSAGE_TOO_LARGE"
-		}
-		if err != "" {
-			resp.Partitions[i].Error = err
-			continue
-		}
-		if pp.ProducerID >= 0 {
-			in.pid = pp.ProducerID
-		}
-		part := producePart{p: p, records: pp.Records, baseSeq: pp.BaseSequence, pepoch: pp.ProducerEpoch}
-		if pp.Packed != nil {
-			part.records, part.packed = nil, pp.Packed
-		}
-		if pp.Timestamp != nil {
-			part.createTime, part.clientTime = *pp.Timestamp, true
-		}
-		in.parts = append(in.parts, part)
-		idx = append(idx, i)
-	}
-	if in.pid < 0 {
-		for i := range in.parts {
-			in.parts[i].baseSeq, in.parts[i].pepoch = -1, 0
-		}
-	}
-	fill := func(res []produceResult) {
-		for k, pr := range res {
-			out := &resp.Partitions[idx[k]]
-			out.Error, out.BaseOffset, out.LogAppendTime, out.Leader = pr.err, pr.offset, pr.appendTime, pr.leader
-			if pr.err != "" {
-				out.BaseOffset = -1
-				continue
-			}
-			x.records.Acked += int64(req.Partitions[idx[k]].Len())
-			if lr := b.replicas[pr.p]; lr != nil {
-				out.LogStartOffset = lr.log.StartOffset()
-			}
-		}
-	}
-	finish := func() {
-		if req.Acks != 0 {
-			done(&Reply{Produce: resp})
-			return
-		}
-		// acks=0 gets no response; a failed append closes the connection
-		// so the producer notices (KafkaApis.handleProduceRequest).
-		for _, p := range resp.Partitions {
-			if p.Error != "" {
-				x.close(cn, ConnClosedByBroker)
-				return
-			}
-		}
-		done(nil)
-	}
-	if len(in.parts) == 0 {
-		finish()
-		return
-	}
-	b.handleProduce(in, func(res []produceResult) {
-		fill(res)
-		finish()
-	})
-}
-
-// batchBytes is the size of a v2 record batch holding pp's records.
-func batchBytes(pp *ProducePartition) int {
-	if pp.Packed != nil {
-		return (&log.Batch{Packed: pp.Packed}).Size()
-	}
-	return (&log.Batch{Records: pp.Records}).Size()
-}
-
-// fetch translates a FetchRequest for handleFetch and its answer back.
-func (x *extConns) fetch(cn *extConn, req *FetchRequest, done func(*Reply)) {
-	b := cn.broker
-	resp := &FetchResponse{Partitions: make([]FetchPartitionResponse, len(req.Partitions))}
-	maxBytes := int(req.MaxBytes)
-	if maxBytes <= 0 || maxBytes > brokerFetchMaxBytes {
-		maxBytes = brokerFetchMaxBytes
-	}
-	// The protocol layer sends the leader only to v16+ requests.
-	in := fetchReq{replica: -1, maxWait: int64(max(req.MaxWaitMs, 0)), minBytes: int(max(req.MinBytes, 1)), maxBytes: maxBytes, leaderHints: true}
-	if req.MinBytes <= 0 {
-		in.maxWait = 0 // zero bytes are always readable: answer at once
-	}
-	in.maxWait = min(in.maxWait, MaxWait)
-	var idx []int
-	for i, fp := range req.Partitions {
-		resp.Partitions[i] = FetchPartitionResponse{Topic: fp.Topic, Partition: fp.Partition, HighWatermark: -1, LastStableOffset: -1, LogStartOffset: -1}
-		p, err := x.fetchPartition(req, &fp)
-		if err != "" {
-			resp.Partitions[i].Error = err
-			in.maxWait = 0 // an error is answered at once
-			continue
-		}
-		in.parts = append(in.parts, fetchPart{p: p, offset: fp.FetchOffset, epoch: fp.CurrentLeaderEpoch, maxBytes: int(max(fp.PartitionMaxBytes, 0))})
-		idx = append(idx, i)
-	}
-	if len(in.parts) == 0 {
-		done(&Reply{Fetch: resp})
-		return
-	}
-	b.handleFetch(in, func(res []fetchResult) {
-		for k, fr := range res {
-			out := &resp.Partitions[idx[k]]
-			out.Error, out.Leader = fr.err, fr.leader
-			if fr.err == "" {
-				out.HighWatermark, out.LastStableOffset, out.LogStartOffset = fr.hw, fr.hw, fr.logStart
-			}
-			for _, bt := range fr.batches {
-				x.records.Fetched += int64(bt.Len())
-				out.Batches = append(out.Batches, FetchedBatch{BaseOffset: bt.BaseOffset, PartitionLeaderEpoch: bt.Epoch,
-					ProducerID: bt.ProducerID, ProducerEpoch: bt.ProducerEpoch, BaseSequence: bt.BaseSequence,
-					Timestamp: bt.Timestamp, MaxTimestamp: bt.MaxTimestamp(), LogAppendTime: bt.LogAppendTime,
-					Records: bt.Records[:len(bt.Records):len(bt.Records)], Packed: bt.Packed})
-			}
-		}
-		done(&Reply{Fetch: resp})
-	})
 }
 
 // ConnView is one outside connection in a Snapshot. State is connecting

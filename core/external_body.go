@@ -2,7 +2,6 @@ package core
 
 import (
 	"errors"
-	"hash/fnv"
 	"slices"
 )
 
@@ -136,17 +135,4 @@ func checkPartitionCount(n int) error {
 		return errors.New("too many partitions in one request")
 	}
 	return nil
-}
-
-// topicID is a stable 16-byte id for a topic: a hash of its name and its
-// place in creation order, so a topic deleted and created again would
-// get another (Kafka's topic ids are random UUIDs; drawing them from the
-// PRNG would change every seeded run).
-func topicID(name string, order int) [16]byte {
-	var id [16]byte
-	h := fnv.New128a()
-	h.Write([]byte(name))
-	h.Write([]byte{byte(order), byte(order >> 8), byte(order >> 16)})
-	copy(id[:], h.Sum(nil))
-	return id
 }

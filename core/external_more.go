@@ -91,12 +91,6 @@ func (b metadataBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	done(&Reply{Metadata: resp})
 }
 
-// id is t's topic id (KIP-516): topicID of its name and its place in
-// creation order over the cluster's life (Topic.seq), which a deleted
-// topic does not give back, so a topic created again with the same name
-// gets another id.
-func (t *Topic) id() [16]byte { return t.idv }
-
 // clusterID is the cluster's id, fixed by its seed (Kafka's is a random
 // base64 UUID made when the cluster is first formatted).
 func (c *Cluster) clusterID() string {
