@@ -1,37 +1,19 @@
 package kafka
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/twmb/franz-go/pkg/kerr"
-	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
-	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 // listOffsets sends one ListOffsets of partition 0 at ts to broker, as
 // version v at most.
 func listOffsets(t *testing.T, addr string, broker int, v int16, topic string, ts int64) kmsg.ListOffsetsResponseTopicPartition {
 	t.Helper()
-	vs := kversion.Stable()
-	vs.SetMaxKeyVersion(2, v)
-	cl := fetchClient(t, addr, 3, 0, kgo.MaxVersions(vs))
-	req := kmsg.NewPtrListOffsetsRequest()
-	rt := kmsg.NewListOffsetsRequestTopic()
-	rt.Topic = topic
-	rp := kmsg.NewListOffsetsRequestTopicPartition()
-	rp.Partition, rp.Timestamp = 0, ts
-	rt.Partitions = append(rt.Partitions, rp)
-	req.Topics = append(req.Topics, rt)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	resp, err := req.RequestWith(ctx, cl.Broker(broker))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cl := versionClient(t, addr, 3, 2, v)
+	resp := requestBroker[*kmsg.ListOffsetsResponse](t, cl, broker, listOffsetsRequest(topic, ts))
 	if resp.Version != v || len(resp.Topics) != 1 || len(resp.Topics[0].Partitions) != 1 {
 		t.Fatalf("v%d: %+v", resp.Version, resp)
 	}
@@ -47,8 +29,7 @@ func TestListOffsetsTieredTimestamps(t *testing.T) {
 		preset string
 		v      int16
 	}{{"3.9", 8}, {"3.9", 9}, {"4.0", 10}} {
-		b := threeBrokers(t, tc.preset, "kraft", core.CreateTopic{Topic: "tiers", Partitions: 1, RF: 2})
-		_, addr := startServer(t, b, 3)
+		b, addr := served(t, tc.preset, core.CreateTopic{Topic: "tiers", Partitions: 1, RF: 2})
 		produceAll(t, fetchClient(t, addr, 3, 0), "tiers", 4, "r")
 		leader, epoch, _ := leaderOf(t, b, "tiers")
 		v := tc.v

@@ -8,7 +8,6 @@ import (
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // TestFranzGoHeadersAndTimestamps: headers (a null value included) and
@@ -16,10 +15,9 @@ import (
 // LogAppendTime topic every record reads as the leader's append time;
 // ListOffsets by time finds the first record at or after a timestamp.
 func TestFranzGoHeadersAndTimestamps(t *testing.T) {
-	b := threeBrokers(t, "3.9", "kraft",
+	b, addr := served(t, "3.9",
 		core.CreateTopic{Topic: "create", Partitions: 1, RF: 3},
 		core.CreateTopic{Topic: "append", Partitions: 1, RF: 3, Configs: map[string]string{"message.timestamp.type": "LogAppendTime"}})
-	_, addr := startServer(t, b, 3)
 	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ProducerLinger(50*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -111,13 +109,7 @@ func listOffsetAt(t *testing.T, addr, topic string, ts int64) int64 {
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	req := kmsg.NewPtrListOffsetsRequest()
-	rt := kmsg.NewListOffsetsRequestTopic()
-	rt.Topic = topic
-	rp := kmsg.NewListOffsetsRequestTopicPartition()
-	rp.Partition, rp.Timestamp = 0, ts
-	rt.Partitions = append(rt.Partitions, rp)
-	req.Topics = append(req.Topics, rt)
+	req := listOffsetsRequest(topic, ts)
 	// The partition's leader answers: send it there (kgo routes a
 	// ListOffsets to the leaders itself).
 	resp, err := req.RequestWith(ctx, cl)

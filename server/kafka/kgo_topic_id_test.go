@@ -15,40 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
-	"github.com/twmb/franz-go/pkg/kversion"
 )
-
-// fetchClient is a client whose Fetch requests go out as version v at
-// most (0: franz-go's own maximum, whatever the broker offers).
-func fetchClient(t *testing.T, addr string, brokers int, v int16, opts ...kgo.Opt) *kgo.Client {
-	t.Helper()
-	if v > 0 {
-		vs := kversion.Stable()
-		vs.SetMaxKeyVersion(1, v)
-		opts = append(opts, kgo.MaxVersions(vs))
-	}
-	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(addrs(addr, brokers)...)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	return cl
-}
-
-// leaderOf is partition 0's leader and leader epoch, and its topic's id.
-func leaderOf(t *testing.T, b *wallBackend, topic string) (leader int, epoch int32, id [16]byte) {
-	t.Helper()
-	b.Do(context.Background(), func(c *core.Cluster) {
-		p, err := c.Partition(topic + "-0")
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		leader, epoch = p.Leader(), p.LeaderEpoch()
-		id, _ = c.TopicID(topic)
-	})
-	return leader, epoch, id
-}
 
 // fetchByID sends one Fetch for partition 0 of the topic with id to broker.
 func fetchByID(t *testing.T, cl *kgo.Client, broker int, id [16]byte, epoch int32) *kmsg.FetchResponse {
@@ -61,13 +28,7 @@ func fetchByID(t *testing.T, cl *kgo.Client, broker int, id [16]byte, epoch int3
 	rp.Partition, rp.FetchOffset, rp.PartitionMaxBytes, rp.CurrentLeaderEpoch = 0, 0, 1<<20, epoch
 	rt.Partitions = append(rt.Partitions, rp)
 	req.Topics = append(req.Topics, rt)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	resp, err := req.RequestWith(ctx, cl.Broker(broker))
-	if err != nil {
-		t.Fatalf("fetch from broker %d: %v", broker, err)
-	}
-	return resp
+	return requestBroker[*kmsg.FetchResponse](t, cl, broker, req)
 }
 
 // onePartition is the response's only partition, failing unless the
@@ -91,8 +52,7 @@ func onePartition(t *testing.T, resp *kmsg.FetchResponse, id [16]byte) kmsg.Fetc
 // leader for a stale leader epoch (FENCED_LEADER_EPOCH); before v16
 // neither. The first leader is crashed so that the leader epoch is 1.
 func TestFetchByTopicID(t *testing.T) {
-	b := threeBrokers(t, "3.9", "kraft", core.CreateTopic{Topic: "ids", Partitions: 1, RF: 2})
-	_, addr := startServer(t, b, 3)
+	b, addr := served(t, "3.9", core.CreateTopic{Topic: "ids", Partitions: 1, RF: 2})
 	produceAll(t, fetchClient(t, addr, 3, 0), "ids", 3, "v")
 	first, _, id := leaderOf(t, b, "ids")
 	md, err := kadm.NewClient(fetchClient(t, addr, 3, 0)).Metadata(context.Background(), "ids")
@@ -159,14 +119,11 @@ func TestFetchByTopicID(t *testing.T) {
 // not lead the partition is answered NOT_LEADER_OR_FOLLOWER with the
 // leader, its epoch and its endpoint; v9 has neither.
 func TestProduceLeaderHint(t *testing.T) {
-	b := threeBrokers(t, "3.9", "kraft", core.CreateTopic{Topic: "hint", Partitions: 1, RF: 2})
-	_, addr := startServer(t, b, 3)
+	b, addr := served(t, "3.9", core.CreateTopic{Topic: "hint", Partitions: 1, RF: 2})
 	leader, epoch, _ := leaderOf(t, b, "hint")
 	_, port := startPort(addr, leader)
 	for _, v := range []int16{9, 10} {
-		vs := kversion.Stable()
-		vs.SetMaxKeyVersion(0, v)
-		cl := fetchClient(t, addr, 3, 0, kgo.MaxVersions(vs))
+		cl := versionClient(t, addr, 3, 0, v)
 		req := kmsg.NewPtrProduceRequest()
 		req.Acks, req.TimeoutMillis = -1, 5000
 		rt := kmsg.NewProduceRequestTopic()
@@ -176,12 +133,7 @@ func TestProduceLeaderHint(t *testing.T) {
 			Records: []log.Record{{Value: "x"}}}, nil)
 		rt.Partitions = append(rt.Partitions, rp)
 		req.Topics = append(req.Topics, rt)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		resp, err := req.RequestWith(ctx, cl.Broker(leader%3+1))
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := requestBroker[*kmsg.ProduceResponse](t, cl, leader%3+1, req)
 		if resp.Version != v || len(resp.Topics) != 1 || len(resp.Topics[0].Partitions) != 1 {
 			t.Fatalf("v%d: %+v", resp.Version, resp)
 		}
