@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // KIP-951 (3.7+, "Leader discovery optimisations for the client"): a broker
 // that answers a Produce with NOT_LEADER_OR_FOLLOWER, or a Fetch with
 // NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH, names the partition's
@@ -72,12 +74,18 @@ func (b *Broker) namingFetchLeaders(respond func([]fetchResult)) func([]fetchRes
 }
 
 // takeLeader is the client's Metadata.updatePartitionLeadership for one
-// partition: it takes the hint only when it names a leader, the client
-// already knows the partition, and the hint's epoch is newer than the
-// client's (an older or equal one is ignored, as a stale metadata answer
-// is under KIP-320). It reports whether it took it.
+// partition: it takes the hint only when it names a leader whose node the
+// client can reach (the response's endpoint for it, which a broker gives
+// only for a live leader, or one of the nodes its last metadata answer
+// listed: "leader's node is missing in the new-nodes" is skipped), the
+// client already knows the partition, and the hint's epoch is newer than
+// the client's (an older or equal one is ignored, as a stale metadata
+// answer is under KIP-320). It reports whether it took it.
 func (m *metaView) takeLeader(p *Partition, h *LeaderHint) bool {
 	if h == nil || h.LeaderID < 0 || h.LeaderEpoch < 0 || m.c.Broker(h.LeaderID) == nil {
+		return false
+	}
+	if !h.Live && !slices.Contains(m.nodes, h.LeaderID) {
 		return false
 	}
 	if _, known := m.leaders[p]; !known {

@@ -29,10 +29,12 @@ type metadataReq struct {
 // metadata cache is still empty (just restarted, nothing heard from the
 // controller yet; a cache emptied by topic deletions is not): it lists no brokers, and
 // clients ignore its answer ("Ignoring empty metadata response",
-// NetworkClient).
+// NetworkClient). brokers are the live brokers it lists (the nodes a
+// client then knows: Metadata.update replaces them), in id order.
 type metadataResult struct {
-	topics []topicMeta
-	empty  bool
+	topics  []topicMeta
+	empty   bool
+	brokers []int
 }
 
 // handleMetadata answers a Metadata request from the broker's cache. An
@@ -75,5 +77,10 @@ func (b *Broker) handleMetadata(req metadataReq) metadataResult {
 		out = append(out, tm)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return metadataResult{topics: out, empty: len(b.cache) == 0 && !b.metaSeen}
+	empty := len(b.cache) == 0 && !b.metaSeen
+	res := metadataResult{topics: out, empty: empty}
+	if !empty {
+		res.brokers = b.c.md.liveIDs()
+	}
+	return res
 }

@@ -15,6 +15,7 @@ type metaView struct {
 	counts   map[string]int
 	leaders  map[*Partition]int
 	epochs   map[*Partition]int32
+	nodes    []int           // the brokers the last answer listed (Metadata's nodes); read only
 	topics   map[string]bool // topics of interest
 	deleted  map[string]bool // topics it knew that the brokers no longer know (forget)
 	absent   map[string]bool // topics the last answer about them said do not exist (UNKNOWN_TOPIC_OR_PARTITION)
@@ -121,6 +122,7 @@ func (m *metaView) refresh() {
 				return
 			}
 			m.inflight = false
+			m.nodes = res.brokers
 			m.apply(resp)
 			if m.again {
 				m.refresh()
