@@ -140,6 +140,9 @@ var knobs = map[string]knob{
 	"default.replication.factor":                    {scopeBroker, "1", intIn(1, 64)},
 	"auto.create.topics.enable":                     {scopeBroker, "true", isBool},
 	"delete.topic.enable":                           {scopeBroker, "true", isBool}, // false before 1.0 (KAFKA-5384)
+	// Read by the Kafka listener (server/kafka), not by the core: the
+	// fetch sessions real clients open (KIP-227, 1.1+; ServerConfigs).
+	"max.incremental.fetch.session.cache.slots": {scopeBroker, "1000", intIn(0, math.MaxInt32)},
 	// clients
 	"request.timeout.ms":                    {scopeClient, "30000", intIn(1, math.MaxInt32)},
 	"retry.backoff.ms":                      {scopeClient, "100", intIn(0, math.MaxInt32)},

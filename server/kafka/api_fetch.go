@@ -28,6 +28,8 @@ package kafka
 // uncompressed.
 
 import (
+	"fmt"
+
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/log"
 	"github.com/kafkasim/kafkasim/internal/recordbatch"
@@ -42,23 +44,23 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	if req.Version >= 15 {
 		replica = req.ReplicaState.ID // KIP-903: ReplicaID is -1 from v15
 	}
-	topErr := int16(0)
-	switch {
-	case replica >= 0:
-		topErr = 42 // INVALID_REQUEST: outside clients do not replicate
-	case req.SessionID != 0 || req.SessionEpoch > 0:
-		topErr = 70 // FETCH_SESSION_ID_NOT_FOUND
+	sessionID, sessionEpoch := req.SessionID, req.SessionEpoch
+	if req.Version < 7 {
+		sessionID, sessionEpoch = 0, -1 // FetchMetadata.LEGACY: sessionless before KIP-227
 	}
-	fr := &core.FetchRequest{MaxWaitMs: req.MaxWaitMillis, MinBytes: req.MinBytes, MaxBytes: req.MaxBytes, ByTopicID: req.Version >= 13}
-	var topicOf []int // each partition's index in req.Topics
-	if topErr != 0 {
-		fr.MaxWaitMs, fr.MinBytes = 0, 0
+	byID := req.Version >= 13
+	var fc *fetchContext
+	if replica >= 0 {
+		fc = &fetchContext{kind: ctxError, err: errInvalidRequest} // outside clients do not replicate
 	} else {
 		ids := idResolver{s: cx.s}
+		var parts []fetchPart
 		for ti := range req.Topics {
 			t := &req.Topics[ti]
+			key := sessKey{topic: t.Topic}
 			name := t.Topic
-			if fr.ByTopicID {
+			if byID {
+				key = sessKey{id: t.TopicID}
 				name = ids.name(t.TopicID)
 			}
 			for _, p := range t.Partitions {
@@ -66,66 +68,154 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				if req.Version < 9 {
 					epoch = -1
 				}
-				fp := core.FetchPartition{Topic: name, Partition: p.Partition,
-					FetchOffset: p.FetchOffset, CurrentLeaderEpoch: epoch, PartitionMaxBytes: p.PartitionMaxBytes}
-				if fr.ByTopicID {
-					fp.TopicID = t.TopicID
+				key.partition = p.Partition
+				parts = append(parts, fetchPart{key: key, name: name, fetchOffset: p.FetchOffset, leaderEpoch: epoch, maxBytes: p.PartitionMaxBytes})
+			}
+		}
+		var forgotten []sessKey
+		for _, t := range req.ForgottenTopics { // v7+
+			key := sessKey{topic: t.Topic}
+			if byID {
+				key = sessKey{id: t.TopicID}
+			}
+			for _, p := range t.Partitions {
+				key.partition = p
+				forgotten = append(forgotten, key)
+			}
+		}
+		lookup := func(id [16]byte) string {
+			if m := cx.s.topicIDs.names.Load(); m != nil {
+				return (*m)[id]
+			}
+			return ""
+		}
+		var err error
+		if fc, err = cx.s.sessions.newContext(cx.broker, req.Version, sessionID, sessionEpoch, parts, forgotten, lookup); err != nil {
+			return nil, err
+		}
+	}
+	fr := &core.FetchRequest{MaxWaitMs: req.MaxWaitMillis, MinBytes: req.MinBytes, MaxBytes: req.MaxBytes, ByTopicID: byID}
+	if fc.kind == ctxError {
+		fr.MaxWaitMs, fr.MinBytes = 0, 0 // answered at once, with no partitions
+	}
+	for _, p := range fc.parts {
+		fp := core.FetchPartition{Topic: p.name, Partition: p.key.partition,
+			FetchOffset: p.fetchOffset, CurrentLeaderEpoch: p.leaderEpoch, PartitionMaxBytes: p.maxBytes}
+		if byID {
+			fp.TopicID = p.key.id
+		}
+		fr.Partitions = append(fr.Partitions, fp)
+	}
+	var note string
+	if req.Version >= 7 && (sessionID != 0 || sessionEpoch != -1) {
+		note = fmt.Sprintf("session=%d epoch=%d", sessionID, sessionEpoch)
+	}
+	return &plan{req: core.BrokerRequest{Fetch: fr}, labelNote: note, finish: func(rep *core.Reply) kmsg.Response {
+		return fetchResponse(cx, req, fc, rep)
+	}}, nil
+}
+
+// fetchResponse is the wire response for the core's answer rep to req,
+// whose fetch context is fc: the partitions its session says to send.
+func fetchResponse(cx *reqCtx, req *kmsg.FetchRequest, fc *fetchContext, rep *core.Reply) kmsg.Response {
+	resp := req.ResponseKind().(*kmsg.FetchResponse)
+	if fc.kind == ctxError {
+		resp.ErrorCode = fc.err
+		if fc.err == errUnknownServer && req.Version < 13 {
+			// FetchRequest.getErrorResponse: below v13 every partition
+			// carries the error too.
+			for _, t := range req.Topics {
+				rt := kmsg.NewFetchResponseTopic()
+				rt.Topic, rt.TopicID = t.Topic, t.TopicID
+				for _, p := range t.Partitions {
+					rp := kmsg.NewFetchResponseTopicPartition()
+					rp.Partition, rp.ErrorCode, rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = p.Partition, fc.err, -1, -1, -1
+					rp.RecordBatches = []byte{}
+					rt.Partitions = append(rt.Partitions, rp)
 				}
-				fr.Partitions = append(fr.Partitions, fp)
-				topicOf = append(topicOf, ti)
+				resp.Topics = append(resp.Topics, rt)
+			}
+		}
+		return resp
+	}
+	if rep.Fetch == nil || len(rep.Fetch.Partitions) != len(fc.parts) {
+		return resp
+	}
+	res := make([]partResult, len(fc.parts))
+	var known map[string]bool // topic names that exist now, when needed
+	for k := range rep.Fetch.Partitions {
+		p := &rep.Fetch.Partitions[k]
+		res[k] = partResult{err: p.Error, hw: p.HighWatermark, logStart: p.LogStartOffset, records: len(p.Batches) > 0}
+		if fc.parts[k].sticky && p.Error == "UNKNOWN_TOPIC_ID" {
+			// A session keeps the name it resolved (CachedPartition
+			// .maybeResolveUnknownName), so Kafka reads the partition
+			// by that name: gone from its metadata is
+			// UNKNOWN_TOPIC_OR_PARTITION (KafkaApis), a topic of that
+			// name with another id INCONSISTENT_TOPIC_ID (ReplicaManager
+			// .readFromLog).
+			if known == nil {
+				known = map[string]bool{}
+				for _, name := range cx.s.refreshTopicIDs() {
+					known[name] = true
+				}
+			}
+			res[k].err = "UNKNOWN_TOPIC_OR_PARTITION"
+			if known[fc.parts[k].name] {
+				res[k].err = "INCONSISTENT_TOPIC_ID"
 			}
 		}
 	}
-	return &plan{req: core.BrokerRequest{Fetch: fr}, finish: func(rep *core.Reply) kmsg.Response {
-		resp := req.ResponseKind().(*kmsg.FetchResponse)
-		resp.ErrorCode = topErr
-		if topErr != 0 || rep.Fetch == nil || len(rep.Fetch.Partitions) != len(topicOf) {
-			return resp
-		}
-		respTopic := make([]int, len(req.Topics)) // index in resp.Topics + 1, 0 for none yet
-		toClient := cx.s.clock.toClient
-		var raws []string       // each batch's kept bytes, "" to encode it
-		var recs [][]log.Record // else its records
-		for k := range rep.Fetch.Partitions {
-			p := &rep.Fetch.Partitions[k]
-			ti := topicOf[k]
-			if respTopic[ti] == 0 {
-				rt := kmsg.NewFetchResponseTopic()
-				rt.Topic, rt.TopicID = req.Topics[ti].Topic, req.Topics[ti].TopicID
-				resp.Topics = append(resp.Topics, rt)
-				respTopic[ti] = len(resp.Topics)
-			}
-			rp := kmsg.NewFetchResponseTopicPartition()
-			rp.Partition, rp.ErrorCode = p.Partition, errCode(p.Error)
-			rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = p.HighWatermark, p.LastStableOffset, p.LogStartOffset
-			rp.PreferredReadReplica = -1
-			if p.Leader != nil && req.Version >= 16 {
-				rp.CurrentLeader.LeaderID, rp.CurrentLeader.LeaderEpoch = int32(p.Leader.LeaderID), p.Leader.LeaderEpoch
-				resp.Brokers = appendLeaderEndpoint(cx.s, resp.Brokers, p.Leader)
-			}
-			raws, recs = raws[:0], recs[:0]
-			n := 0
-			for j := range p.Batches {
-				raw, _ := servable(&p.Batches[j], req.Version)
-				var rs []log.Record
-				if raw != "" {
-					n += len(raw)
-				} else {
-					rs = p.Batches[j].RecordList()
-					n += batchBytes(rs)
-				}
-				raws, recs = append(raws, raw), append(recs, rs)
-			}
-			out := make([]byte, 0, n) // never null: librdkafka rejects a null record set
-			for j := range p.Batches {
-				out = appendFetched(out, &p.Batches[j], raws[j], recs[j], toClient)
-			}
-			rp.RecordBatches = out
-			rt := &resp.Topics[respTopic[ti]-1]
-			rt.Partitions = append(rt.Partitions, rp)
-		}
+	include, id, topErr := cx.s.sessions.respond(fc, res)
+	resp.SessionID, resp.ErrorCode = id, topErr
+	if topErr != 0 {
 		return resp
-	}}, nil
+	}
+	toClient := cx.s.clock.toClient
+	var raws []string       // each batch's kept bytes, "" to encode it
+	var recs [][]log.Record // else its records
+	for k := range rep.Fetch.Partitions {
+		if !include[k] {
+			continue
+		}
+		p := &rep.Fetch.Partitions[k]
+		key := fc.parts[k].key
+		// FetchResponse.toMessage: consecutive partitions of one topic
+		// share its entry.
+		if n := len(resp.Topics); n == 0 || resp.Topics[n-1].Topic != key.topic || resp.Topics[n-1].TopicID != key.id {
+			rt := kmsg.NewFetchResponseTopic()
+			rt.Topic, rt.TopicID = key.topic, key.id
+			resp.Topics = append(resp.Topics, rt)
+		}
+		rp := kmsg.NewFetchResponseTopicPartition()
+		rp.Partition, rp.ErrorCode = p.Partition, errCode(res[k].err)
+		rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = p.HighWatermark, p.LastStableOffset, p.LogStartOffset
+		rp.PreferredReadReplica = -1
+		if p.Leader != nil && req.Version >= 16 {
+			rp.CurrentLeader.LeaderID, rp.CurrentLeader.LeaderEpoch = int32(p.Leader.LeaderID), p.Leader.LeaderEpoch
+			resp.Brokers = appendLeaderEndpoint(cx.s, resp.Brokers, p.Leader)
+		}
+		raws, recs = raws[:0], recs[:0]
+		n := 0
+		for j := range p.Batches {
+			raw, _ := servable(&p.Batches[j], req.Version)
+			var rs []log.Record
+			if raw != "" {
+				n += len(raw)
+			} else {
+				rs = p.Batches[j].RecordList()
+				n += batchBytes(rs)
+			}
+			raws, recs = append(raws, raw), append(recs, rs)
+		}
+		out := make([]byte, 0, n) // never null: librdkafka rejects a null record set
+		for j := range p.Batches {
+			out = appendFetched(out, &p.Batches[j], raws[j], recs[j], toClient)
+		}
+		rp.RecordBatches = out
+		rt := &resp.Topics[len(resp.Topics)-1]
+		rt.Partitions = append(rt.Partitions, rp)
+	}
+	return resp
 }
 
 // leaderNode is an element of a KIP-951 response's node endpoints: Fetch

@@ -19,10 +19,13 @@ type api struct {
 // through the simulated network (its Conn and Correlation are filled in
 // by the connection), and finish, which turns the core's reply into the
 // wire response. noReply marks an acks=0 Produce: Kafka sends nothing.
+// labelNote, if set, ends the request's label in the picture (a Fetch's
+// session id and epoch).
 type plan struct {
-	req     core.BrokerRequest
-	finish  func(rep *core.Reply) kmsg.Response
-	noReply bool
+	req       core.BrokerRequest
+	finish    func(rep *core.Reply) kmsg.Response
+	noReply   bool
+	labelNote string
 }
 
 // apis is the table that dispatch and ApiVersions read. Each api_*.go

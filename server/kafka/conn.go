@@ -108,7 +108,7 @@ func (c *conn) serve() {
 				return
 			}
 		}
-		p.req.Conn, p.req.Correlation, p.req.Label = c.name, h.corr, c.label(h)
+		p.req.Conn, p.req.Correlation, p.req.Label = c.name, h.corr, c.label(h, p.labelNote)
 		if err := c.s.backend.Apply(context.Background(), p.req); err != nil {
 			if !c.ended() {
 				c.s.logf("kafka: broker %d: %s: %v; connection closed", c.broker, c.nc.RemoteAddr(), err)
@@ -301,10 +301,14 @@ func (c *conn) end(why string, tellCore bool) {
 
 // label is what the picture writes by a request and its response: API
 // and version, then the client software's name/version when the client
-// gave them in ApiVersions v3+ (KIP-511), e.g. "Fetch v12
-// kgo/v1.22.3", printable ASCII within core.MaxLabelBytes.
-func (c *conn) label(h header) string {
+// gave them in ApiVersions v3+ (KIP-511), then note (the handler's: a
+// Fetch's session), e.g. "Fetch v12 kgo/v1.22.3 session=81 epoch=4",
+// printable ASCII within core.MaxLabelBytes.
+func (c *conn) label(h header, note string) string {
 	l := fmt.Sprintf("%s v%d", kmsg.NameForKey(h.key), h.version)
+	if len(note) > core.MaxLabelBytes/2 {
+		note = ""
+	}
 	c.mu.Lock()
 	name, ver := c.softwareName, c.softwareVersion
 	c.mu.Unlock()
@@ -313,7 +317,16 @@ func (c *conn) label(h header) string {
 		if ver != "" {
 			sw += "/" + ver
 		}
-		l += " " + asciiLabel(sw, core.MaxLabelBytes-len(l)-1)
+		room := core.MaxLabelBytes - len(l) - 1
+		if note != "" {
+			room -= len(note) + 1
+		}
+		if sw = asciiLabel(sw, room); sw != "" {
+			l += " " + sw
+		}
+	}
+	if note != "" {
+		l += " " + note
 	}
 	return l
 }

@@ -58,6 +58,9 @@ type Server struct {
 	versions atomic.Pointer[versionTable]
 	// topicIDs names the topic ids Fetch v13+ asks for (topic_ids.go).
 	topicIDs topicIDs
+	// sessions is each simulated broker's fetch session cache
+	// (fetch_session.go).
+	sessions fetchSessions
 
 	mu        sync.Mutex
 	listeners map[int]net.Listener
@@ -110,6 +113,7 @@ func (s *Server) Start(ctx context.Context) error {
 		n = len(c.Snapshot().Brokers)
 		s.clock.reset(c, s.cfg.ClockOffset)
 		s.setVersions(c)
+		s.sessions.reset(c)
 	}); err != nil {
 		return err
 	}
@@ -139,6 +143,7 @@ func (s *Server) watch(c *core.Cluster, events []core.Event, reset bool) {
 		s.clock.reset(c, s.cfg.ClockOffset)
 		s.setVersions(c)
 		s.topicIDs.names.Store(nil)
+		s.sessions.reset(c)
 		s.mu.Lock()
 		var cs []*conn
 		for cn := range s.conns {
@@ -156,8 +161,18 @@ func (s *Server) watch(c *core.Cluster, events []core.Event, reset bool) {
 		}()
 		return
 	}
+	s.sessions.now.Store(c.Now())
 	for i := range events {
 		e := &events[i]
+		if e.Type == core.EvBrokerState {
+			// A broker's fetch sessions live in its process's memory.
+			switch {
+			case e.State == "crashed" || e.State == "powered off":
+				s.sessions.lost(e.Broker)
+			case e.Detail == "restarted":
+				s.sessions.started(c, e.Broker)
+			}
+		}
 		if e.Conn == "" {
 			continue
 		}
