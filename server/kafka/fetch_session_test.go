@@ -3,6 +3,7 @@ package kafka
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -198,6 +199,9 @@ func TestFetchSessionIncremental(t *testing.T) {
 		}
 		sc.expect("an unknown session id", sc.fetch(1, other, 1, nil), kerr.FetchSessionIDNotFound.Code, 0)
 		sc.expect("no session id", sc.fetch(1, 0, 3, nil), kerr.FetchSessionIDNotFound.Code, 0)
+		// Past the last of 3.9's 8 shards' id ranges, Kafka's
+		// FetchSessionCache.getCacheShard throws.
+		sc.expect("an id no shard has", sc.fetch(1, math.MaxInt32, 1, nil), kerr.UnknownServerError.Code, 0)
 
 		sc.expect("forgetting fb-0", sc.fetch(1, id, 5, nil, tp{"fb", 0, 0}), 0, id)
 		produceTo(t, sc.cl, 1, "fb", 0, "z")
@@ -307,8 +311,8 @@ func sessionFetchRequest(sc *sessionClient, id, epoch int32) *kmsg.FetchRequest 
 
 // TestFetchSessionCacheBound: max.incremental.fetch.session.cache.slots
 // bounds a broker's sessions. 3.8+ splits it into 8 shards of slots/8,
-// filled in turn (KAFKA-9401), so 16 slots take 16 sessions and the 17th
-// full fetch gets session id 0; 2.8's one cache of 2 takes 2. Eviction
+// filled in turn (KAFKA-9401), so 12 slots are 8 shards of one session
+// and the 9th full fetch gets session id 0; 2.8's one cache of 2 takes 2. Eviction
 // (FetchSessionCacheShard.tryEvict): once a session has gone unused for
 // 120 s any new one may take its place, the least recently used first;
 // a session older than 120 s but in use gives way only to a larger new
@@ -318,15 +322,15 @@ func TestFetchSessionCacheBound(t *testing.T) {
 		return core.Set{Configs: map[string]string{"max.incremental.fetch.session.cache.slots": fmt.Sprint(n)}}
 	}
 	t.Run("3.9 shards", func(t *testing.T) {
-		b := newWallBackend(t, core.Options{Brokers: 3, Seed: 1, Version: "3.9", Metadata: "kraft"}, slots(16), onBroker1("c", 1))
+		b := newWallBackend(t, core.Options{Brokers: 3, Seed: 1, Version: "3.9", Metadata: "kraft"}, slots(12), onBroker1("c", 1))
 		_, addr := startServer(t, b, 3)
 		sc := newSessionClient(t, b, addr, 17, "c")
-		for i := range 16 {
+		for i := range 8 {
 			if r := sc.fetch(1, 0, 0, []tp{{"c", 0, 0}}); r.SessionID == 0 {
 				t.Fatalf("full fetch %d got no session", i+1)
 			}
 		}
-		sc.expect("the 17th full fetch", sc.fetch(1, 0, 0, []tp{{"c", 0, 0}}), 0, 0, "c-0@0")
+		sc.expect("the 9th full fetch", sc.fetch(1, 0, 0, []tp{{"c", 0, 0}}), 0, 0, "c-0@0")
 	})
 	t.Run("2.8 eviction", func(t *testing.T) {
 		b := newWallBackend(t, core.Options{Brokers: 3, Seed: 1, Version: "2.8", Metadata: "zk"}, slots(2), onBroker1("c", 2))
@@ -403,4 +407,51 @@ func lastFields(s string, n int) string {
 		}
 	}
 	return s
+}
+
+// TestFetchSessionTopicIDs: a session by topic id keeps the name it
+// resolved (CachedPartition.maybeResolveUnknownName), so once the topic
+// is deleted its partition is UNKNOWN_TOPIC_OR_PARTITION (KafkaApis reads
+// it by that name), and once a topic of that name is created again
+// INCONSISTENT_TOPIC_ID (ReplicaManager finds the log's id differs),
+// while a full fetch by the old id is UNKNOWN_TOPIC_ID. A session opened
+// by name cannot go on by id, nor the other way
+// (FETCH_SESSION_TOPIC_ID_ERROR).
+func TestFetchSessionTopicIDs(t *testing.T) {
+	b, addr := served(t, "3.9", onBroker1("sx", 1))
+	ctx := context.Background()
+	b.Apply(ctx, core.Set{Configs: map[string]string{"auto.create.topics.enable": "false"}})
+	byID := newSessionClient(t, b, addr, 17, "sx")
+	byName := newSessionClient(t, b, addr, 12, "sx")
+	parts := []tp{{"sx", 0, 0}}
+	named := byName.fetch(1, 0, 0, parts).SessionID
+	id := byID.fetch(1, 0, 0, parts).SessionID
+	if id == 0 || named == 0 {
+		t.Fatalf("session ids %d and %d", id, named)
+	}
+	byID.expect("a by-name session by id", byID.fetch(1, named, 1, nil), kerr.FetchSessionTopicIDError.Code, 0)
+	byName.expect("a by-id session by name", byName.fetch(1, id, 1, nil), kerr.FetchSessionTopicIDError.Code, 0)
+
+	exists := func(want bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			var ok bool
+			b.Do(ctx, func(c *core.Cluster) { _, ok = c.TopicID("sx") })
+			if ok == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("topic sx exists: %v, want %v", ok, want)
+			}
+		}
+	}
+	b.Apply(ctx, core.DeleteTopic{Topic: "sx"})
+	exists(false)
+	time.Sleep(50 * time.Millisecond) // the deletion reaches broker 1
+	byID.expect("deleted", byID.fetch(1, id, 1, nil), 0, id, fmt.Sprintf("sx-0@-1!%d", kerr.UnknownTopicOrPartition.Code))
+	b.Apply(ctx, onBroker1("sx", 1))
+	exists(true)
+	time.Sleep(50 * time.Millisecond)
+	byID.expect("created again", byID.fetch(1, id, 2, nil), 0, id, fmt.Sprintf("sx-0@-1!%d", kerr.InconsistentTopicID.Code))
+	byID.expect("a full fetch by the old id", byID.fetch(1, 0, -1, parts), 0, 0, fmt.Sprintf("sx-0@-1!%d", kerr.UnknownTopicID.Code))
 }
