@@ -16,13 +16,20 @@ package kafka
 // partition answered NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH, with
 // that broker's endpoint, so the client moves without a Metadata round
 // trip. v17 adds a follower's directory id (KIP-853), nothing for
-// consumers. Fetch sessions (KIP-227) are not kept: every response has
-// session id 0, which tells the client to send full requests; an
-// incremental request for a session we never gave is
-// FETCH_SESSION_ID_NOT_FOUND. Follower fetches from outside (replica id
-// >= 0) are refused: the simulated brokers replicate among themselves.
-// Without transactions the last stable offset is the high watermark and
-// no batch is aborted. Each batch goes back as its producer sent it,
+// consumers. v7+ has fetch sessions (KIP-227, fetch_session.go): a full
+// fetch with epoch 0 opens one when the broker's cache has room (the
+// response carries its id), epoch -1 asks for none and closes the one it
+// names; an incremental fetch (its id, the next epoch) lists only the
+// partitions that changed and forgets some, the broker fetches all the
+// session's, and the response carries only those with records, an error,
+// or a new high watermark or log start offset. An unknown id is
+// FETCH_SESSION_ID_NOT_FOUND, a wrong epoch INVALID_FETCH_SESSION_EPOCH,
+// a by-name session asked by id (or the other way)
+// FETCH_SESSION_TOPIC_ID_ERROR, all top-level with no partitions. A
+// broker's sessions die with its process. Follower fetches from outside
+// (replica id >= 0) are refused (INVALID_REQUEST): the simulated brokers
+// replicate among themselves. Without transactions the last stable
+// offset is the high watermark and no batch is aborted. Each batch goes back as its producer sent it,
 // compression included, when its bytes were kept (wirebatch.go: Kafka's
 // compression.type=producer), else encoded from the core's records,
 // uncompressed.
