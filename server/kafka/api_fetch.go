@@ -60,8 +60,20 @@ func handleFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	if replica >= 0 {
 		fc = &fetchContext{kind: ctxError, err: errInvalidRequest} // outside clients do not replicate
 	} else {
+		n, forget := 0, 0
+		for _, t := range req.Topics {
+			n += len(t.Partitions)
+		}
+		for _, t := range req.ForgottenTopics {
+			forget += len(t.Partitions)
+		}
+		if n > core.MaxRequestPartitions || forget > core.MaxRequestPartitions {
+			// The core refuses as many partitions; Kafka has no bound
+			// but memory.
+			return nil, fmt.Errorf("Fetch of %d partitions forgetting %d (limit %d each)", n, forget, core.MaxRequestPartitions)
+		}
 		ids := idResolver{s: cx.s}
-		var parts []fetchPart
+		parts := make([]fetchPart, 0, n)
 		for ti := range req.Topics {
 			t := &req.Topics[ti]
 			key := sessKey{topic: t.Topic}

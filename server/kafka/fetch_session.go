@@ -130,8 +130,12 @@ func newSessionCache(slots, shards int) *sessionCache {
 }
 
 // shardOf is getCacheShard: nil for an id outside every shard's range,
-// where Kafka's list index throws (UNKNOWN_SERVER_ERROR).
+// where Kafka's list index throws (UNKNOWN_SERVER_ERROR). Before 3.8
+// there was one cache for every id.
 func (k *sessionCache) shardOf(id int32) *sessionShard {
+	if len(k.shards) == 1 {
+		return k.shards[0]
+	}
 	i := id / k.idRange
 	if i < 0 || int(i) >= len(k.shards) {
 		return nil

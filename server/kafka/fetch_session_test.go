@@ -342,6 +342,7 @@ func TestFetchSessionCacheBound(t *testing.T) {
 			t.Fatalf("session ids %d and %d", small, large)
 		}
 		sc.expect("a third session", sc.fetch(1, 0, 0, []tp{{"c", 0, 0}}), 0, 0, "c-0@0")
+		sc.expect("any id, one cache", sc.fetch(1, math.MaxInt32, 1, nil), kerr.FetchSessionIDNotFound.Code, 0)
 		sc.expect("small in use", sc.fetch(1, small, 1, nil), 0, small)
 
 		b.Do(context.Background(), func(c *core.Cluster) { c.Advance(121_000) })
@@ -454,4 +455,26 @@ func TestFetchSessionTopicIDs(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	byID.expect("created again", byID.fetch(1, id, 2, nil), 0, id, fmt.Sprintf("sx-0@-1!%d", kerr.InconsistentTopicID.Code))
 	byID.expect("a full fetch by the old id", byID.fetch(1, 0, -1, parts), 0, 0, fmt.Sprintf("sx-0@-1!%d", kerr.UnknownTopicID.Code))
+}
+
+// TestFetchSessionBadInput: a Fetch forgetting more partitions than a
+// request may hold closes its connection (Kafka's bound is memory; ours
+// is the core's 10,000 partitions a request), and the broker goes on
+// serving sessions on other connections.
+func TestFetchSessionBadInput(t *testing.T) {
+	b, addr := served(t, "3.9", onBroker1("bad", 1))
+	sc := newSessionClient(t, b, addr, 11, "bad")
+	id := sc.fetch(1, 0, 0, []tp{{"bad", 0, 0}}).SessionID
+	req := kmsg.NewPtrFetchRequest()
+	req.Version, req.SessionID, req.SessionEpoch = 11, id, 1
+	ft := kmsg.NewFetchRequestForgottenTopic()
+	ft.Topic = "bad"
+	for i := range core.MaxRequestPartitions + 1 {
+		ft.Partitions = append(ft.Partitions, int32(i))
+	}
+	req.ForgottenTopics = append(req.ForgottenTopics, ft)
+	if !closedAfter(t, addr, frame(1, 11, 1, req.AppendTo(nil))) {
+		t.Error("a Fetch forgetting 10,001 partitions: connection not closed")
+	}
+	sc.expect("the session afterwards", sc.fetch(1, id, 1, nil), 0, id)
 }
