@@ -289,7 +289,8 @@ func (f *fetchSessions) reset(c *core.Cluster) {
 	defer f.mu.Unlock()
 	f.caches, f.slots = map[int]*sessionCache{}, map[int]int{}
 	f.shards = cacheShards
-	if c.Version() == "2.8" || c.Version() == "0.11" || c.Version() == "0.8" {
+	var major, minor int
+	if _, err := fmt.Sscanf(c.Version(), "%d.%d", &major, &minor); err == nil && (major < 3 || major == 3 && minor < 8) {
 		f.shards = 1 // before KAFKA-9401 (3.8)
 	}
 	for _, b := range c.Brokers() {
