@@ -7,35 +7,41 @@ import (
 	"github.com/kafkasim/kafkasim/core/log"
 )
 
-// commitReq is an OffsetCommit request; generation -1 with no member id is
-// a commit from a consumer outside the group protocol.
+// commitReq is an OffsetCommit request; generation -1 is a commit from a
+// consumer outside the group protocol. kip848: OffsetCommit v9+.
 type commitReq struct {
 	group      string
 	memberID   string
 	generation int
+	kip848     bool
 	offsets    map[*Partition]int64
 	order      []*Partition
 }
 
 // commitOffsets is GroupCoordinator.handleCommitOffsets: validate the
 // member and generation, append the offsets to __consumer_offsets
-// (acks=all), then remember them.
+// (acks=all), then remember them. A group the coordinator does not have
+// is made (a "simple" group) only for a commit without a generation; one
+// with a generation comes from a member of a group that is gone and is
+// refused, and no group is left behind.
 func (co *coordinator) commitOffsets(req commitReq, done func(string)) {
-	g, err := co.lookup(req.group, true)
+	g, err := co.lookup(req.group, req.generation < 0)
+	if err == "GROUP_ID_NOT_FOUND" {
+		// 4.0's OffsetMetadataManager.validateOffsetCommit: GROUP_ID_NOT_FOUND
+		// from OffsetCommit v9 on, for either protocol; ILLEGAL_GENERATION
+		// below v9 (backward compatibility), as 3.9's GroupCoordinator
+		// answers in every version.
+		err = "ILLEGAL_GENERATION"
+		if req.kip848 && co.b.c.preset.commitGroupNotFound {
+			err = "GROUP_ID_NOT_FOUND"
+		}
+	}
 	if err != "" {
 		done(err)
 		return
 	}
-	switch {
-	case req.generation < 0 && req.memberID == "" && (g.state == gsEmpty || len(g.members) == 0):
-	case g.state == gsCompleting:
-		done("REBALANCE_IN_PROGRESS")
-		return
-	case g.members[req.memberID] == nil:
-		done("UNKNOWN_MEMBER_ID")
-		return
-	case req.generation != g.generation:
-		done("ILLEGAL_GENERATION")
+	if err := g.validateCommit(req); err != "" {
+		done(err)
 		return
 	}
 	if len(req.order) == 0 {
@@ -129,6 +135,38 @@ func (co *coordinator) committed(groupID string, parts []*Partition) map[*Partit
 		}
 	}
 	return out
+}
+
+// validateCommit is GroupCoordinator.validateOffsetCommit, then
+// doCommitOffsets' check of the state: a Dead group is
+// COORDINATOR_NOT_AVAILABLE; a commit without a generation is taken while
+// the group is empty (nobody in it: the state is Empty, or a rebalance
+// with no member yet); one naming a member or a generation must come from
+// a member of the current generation (UNKNOWN_MEMBER_ID, then
+// ILLEGAL_GENERATION); one naming neither, while the group has members,
+// is UNKNOWN_MEMBER_ID; and a valid member's commit while the group
+// awaits its assignment is REBALANCE_IN_PROGRESS.
+func (g *group) validateCommit(req commitReq) string {
+	empty := g.state == gsEmpty || len(g.members) == 0
+	switch {
+	case g.state == gsDead:
+		return "COORDINATOR_NOT_AVAILABLE"
+	case req.generation < 0 && empty:
+		return ""
+	case req.generation >= 0 || req.memberID != "":
+		if g.members[req.memberID] == nil {
+			return "UNKNOWN_MEMBER_ID"
+		}
+		if req.generation != g.generation {
+			return "ILLEGAL_GENERATION"
+		}
+	case !empty:
+		return "UNKNOWN_MEMBER_ID"
+	}
+	if g.state == gsCompleting {
+		return "REBALANCE_IN_PROGRESS"
+	}
+	return ""
 }
 
 func offsetValue(group string, p *Partition, off int64) string {

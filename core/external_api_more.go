@@ -143,13 +143,19 @@ type FindCoordinatorResponse struct {
 }
 
 // OffsetCommitRequest commits offsets for a group: a member of the
-// current generation, or Generation -1 and no member id for a consumer
-// outside the group protocol (assign()).
+// current generation, or Generation -1 for a consumer outside the group
+// protocol (assign()) while the group is empty. KIP848 marks an
+// OffsetCommit v9+ (the KIP-848 version, the same fields): from 4.0 a
+// commit with a generation for a group the coordinator does not have is
+// answered GROUP_ID_NOT_FOUND, where older versions, and 3.9's
+// coordinator in every version, answer ILLEGAL_GENERATION
+// (OffsetMetadataManager.validateOffsetCommit).
 type OffsetCommitRequest struct {
 	Group      string                  `json:"group"`
 	Generation int32                   `json:"generation"`
 	MemberID   string                  `json:"memberId"`
 	Partitions []OffsetCommitPartition `json:"partitions"`
+	KIP848     bool                    `json:"kip848,omitempty"`
 }
 
 // OffsetCommitPartition is one offset to commit.

@@ -248,7 +248,7 @@ func (b offsetCommitBody) check() error   { return checkPartitionCount(len(b.r.P
 func (b offsetCommitBody) answered() bool { return true }
 func (b offsetCommitBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	resp := &OffsetCommitResponse{Partitions: make([]OffsetCommitPartitionResponse, len(b.r.Partitions))}
-	req := commitReq{group: b.r.Group, memberID: b.r.MemberID, generation: int(b.r.Generation), offsets: map[*Partition]int64{}}
+	req := commitReq{group: b.r.Group, memberID: b.r.MemberID, generation: int(b.r.Generation), kip848: b.r.KIP848, offsets: map[*Partition]int64{}}
 	var ok []int
 	for i, op := range b.r.Partitions {
 		resp.Partitions[i] = OffsetCommitPartitionResponse{Topic: op.Topic, Partition: op.Partition}
@@ -262,6 +262,12 @@ func (b offsetCommitBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 		}
 		req.offsets[p] = op.Offset
 		ok = append(ok, i)
+	}
+	if len(ok) == 0 {
+		// KafkaApis.handleOffsetCommitRequest: nothing left for the
+		// coordinator, which is not asked (and makes no group).
+		done(&Reply{OffsetCommit: resp})
+		return
 	}
 	if b.r.Group == "" {
 		for _, i := range ok {

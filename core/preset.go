@@ -113,6 +113,12 @@ type preset struct {
 	// coordinator_stable_fetch.go) instead of answering
 	// UNSTABLE_OFFSET_COMMIT.
 	stableFetchWaits bool
+	// commitGroupNotFound: 4.0's group coordinator answers an OffsetCommit
+	// v9+ (KIP-848) with a generation, for a group it does not have,
+	// GROUP_ID_NOT_FOUND (OffsetMetadataManager.validateOffsetCommit);
+	// below v9, and 3.9's GroupCoordinator.handleCommitOffsets in every
+	// version, ILLEGAL_GENERATION.
+	commitGroupNotFound bool
 	// batchExpiry: how a batch waiting in the accumulator expires
 	// (TimeoutException): "none" (0.8.2: never, KAFKA-1788), "request"
 	// (0.9-2.0: request.timeout.ms after it was ready or last retried,
@@ -196,7 +202,7 @@ var presets = map[string]*preset{
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true,
+		kip841: true, placeFenced: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{"linger.ms": "5"},

@@ -1,23 +1,30 @@
 package kafka
 
-// OffsetCommit (key 8), v2-v8.
+// OffsetCommit (key 8), v2-v9.
 //
 // The group coordinator validates the member and generation and writes
 // the offsets to __consumer_offsets (acks=all) before answering. A
-// commit with generation -1 and no member id comes from a consumer
-// outside the group protocol (assign()). Commit metadata and retention
-// times are not kept.
+// commit with generation -1 comes from a consumer outside the group
+// protocol (assign()) and is taken while the group is empty. A commit
+// with a generation for a group the coordinator does not have is
+// refused and leaves no group behind: ILLEGAL_GENERATION
+// (GroupCoordinator.handleCommitOffsets). v9 is the KIP-848 version with
+// v8's fields, GenerationIdOrMemberEpoch being a classic group's
+// generation; from it 4.0's coordinator answers that commit
+// GROUP_ID_NOT_FOUND instead (OffsetMetadataManager.validateOffsetCommit),
+// 3.9's old one still ILLEGAL_GENERATION. Commit metadata, retention
+// times and v7's group.instance.id are not kept.
 
 import (
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-func init() { register(8, 2, 8, handleOffsetCommit) }
+func init() { register(8, 2, 9, handleOffsetCommit) }
 
 func handleOffsetCommit(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.OffsetCommitRequest)
-	or := &core.OffsetCommitRequest{Group: req.Group, Generation: req.Generation, MemberID: req.MemberID}
+	or := &core.OffsetCommitRequest{Group: req.Group, Generation: req.Generation, MemberID: req.MemberID, KIP848: req.Version >= 9}
 	for _, t := range req.Topics {
 		for _, p := range t.Partitions {
 			or.Partitions = append(or.Partitions, core.OffsetCommitPartition{Topic: t.Topic, Partition: p.Partition, Offset: p.Offset})
