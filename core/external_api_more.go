@@ -181,11 +181,25 @@ type OffsetCommitPartitionResponse struct {
 // means every partition the group has committed. RequireStable is
 // OffsetFetch v7+'s require_stable (KIP-447): a partition whose commit is
 // still being written is answered UNSTABLE_OFFSET_COMMIT (2.5 to 3.9), or
-// the answer waits for the writes before it (4.0).
+// the answer waits for the writes before it (4.0). Groups, when set, is
+// OffsetFetch v8+ (KIP-709): several groups in one request, each fetched
+// as a request of its own would be, from its coordinator (NOT_COORDINATOR
+// for a group the broker does not coordinate), and answered together in
+// the response's Groups once every group has its answer
+// (KafkaApis.handleOffsetFetchRequest); Group and Partitions are then
+// unused.
 type OffsetFetchRequest struct {
 	Group         string                 `json:"group"`
 	Partitions    []OffsetFetchPartition `json:"partitions"`
 	RequireStable bool                   `json:"requireStable,omitempty"`
+	Groups        []OffsetFetchGroup     `json:"groups,omitempty"`
+}
+
+// OffsetFetchGroup is one group of a batched OffsetFetch; Partitions nil
+// means every partition the group has committed.
+type OffsetFetchGroup struct {
+	Group      string                 `json:"group"`
+	Partitions []OffsetFetchPartition `json:"partitions"`
 }
 
 // OffsetFetchPartition names one partition.
@@ -194,9 +208,20 @@ type OffsetFetchPartition struct {
 	Partition int32  `json:"partition"`
 }
 
-// OffsetFetchResponse has the committed offsets (-1: none) or a group
-// error (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS...).
+// OffsetFetchResponse has the committed offsets (-1: none, a partition
+// of no topic too, as GroupMetadataManager.getOffsets answers) or a
+// group error (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS...); Groups
+// answers a batched request, one entry per group asked, in its order.
 type OffsetFetchResponse struct {
+	Error      string                         `json:"error,omitempty"`
+	Partitions []OffsetFetchPartitionResponse `json:"partitions"`
+	Groups     []OffsetFetchGroupResponse     `json:"groups,omitempty"`
+}
+
+// OffsetFetchGroupResponse is one group of a batched OffsetFetch: its
+// error, or its committed offsets.
+type OffsetFetchGroupResponse struct {
+	Group      string                         `json:"group"`
 	Error      string                         `json:"error,omitempty"`
 	Partitions []OffsetFetchPartitionResponse `json:"partitions"`
 }

@@ -74,6 +74,10 @@ func (x *BrokerRequest) cloneMore() {
 	if o := x.OffsetFetch; o != nil {
 		cp := *o
 		cp.Partitions = slices.Clone(o.Partitions)
+		cp.Groups = slices.Clone(o.Groups)
+		for i := range cp.Groups {
+			cp.Groups[i].Partitions = slices.Clone(o.Groups[i].Partitions)
+		}
 		x.OffsetFetch = &cp
 	}
 	if j := x.JoinGroup; j != nil {

@@ -287,13 +287,43 @@ func (b offsetCommitBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 type offsetFetchBody struct{ r *OffsetFetchRequest }
 
 func (b offsetFetchBody) api() string    { return "OffsetFetch" }
-func (b offsetFetchBody) check() error   { return checkPartitionCount(len(b.r.Partitions)) }
 func (b offsetFetchBody) answered() bool { return true }
+func (b offsetFetchBody) check() error {
+	n := len(b.r.Partitions) + len(b.r.Groups)
+	for _, g := range b.r.Groups {
+		n += len(g.Partitions)
+	}
+	return checkPartitionCount(n)
+}
 func (b offsetFetchBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
+	if len(b.r.Groups) == 0 {
+		x.fetchGroupOffsets(cn, b.r.Group, b.r.Partitions, b.r.RequireStable, func(resp *OffsetFetchResponse) {
+			done(&Reply{OffsetFetch: resp})
+		})
+		return
+	}
+	// KafkaApis.handleOffsetFetchRequest (v8+): each group on its own,
+	// one answer once all of them have theirs (CompletableFuture.allOf).
+	resp := &OffsetFetchResponse{Partitions: []OffsetFetchPartitionResponse{}, Groups: make([]OffsetFetchGroupResponse, len(b.r.Groups))}
+	left := len(b.r.Groups)
+	for i, g := range b.r.Groups {
+		x.fetchGroupOffsets(cn, g.Group, g.Partitions, b.r.RequireStable, func(gr *OffsetFetchResponse) {
+			resp.Groups[i] = OffsetFetchGroupResponse{Group: g.Group, Error: gr.Error, Partitions: gr.Partitions}
+			if left--; left == 0 {
+				done(&Reply{OffsetFetch: resp})
+			}
+		})
+	}
+}
+
+// fetchGroupOffsets answers one group's OffsetFetch: its coordinator's
+// committed offsets of partitions (nil: every partition it committed),
+// or a group-level error with no partitions.
+func (x *extConns) fetchGroupOffsets(cn *extConn, group string, want []OffsetFetchPartition, requireStable bool, respond func(*OffsetFetchResponse)) {
 	resp := &OffsetFetchResponse{Partitions: []OffsetFetchPartitionResponse{}}
 	var parts []*Partition
 	var names []OffsetFetchPartition
-	if b.r.Partitions == nil {
+	if want == nil {
 		// Every partition the group committed: ask for all and keep those
 		// with an offset.
 		for _, t := range x.c.order {
@@ -303,37 +333,43 @@ func (b offsetFetchBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 			}
 		}
 	}
-	for _, op := range b.r.Partitions {
-		p, err := x.partition(op.Topic, op.Partition)
-		if err != "" {
-			resp.Partitions = append(resp.Partitions, OffsetFetchPartitionResponse{Topic: op.Topic, Partition: op.Partition, Error: err, Offset: -1})
-			continue
+	known := make([]*Partition, len(want))
+	for i, op := range want {
+		if p, err := x.partition(op.Topic, op.Partition); err == "" {
+			known[i] = p
+			parts = append(parts, p)
 		}
-		parts = append(parts, p)
-		names = append(names, op)
 	}
-	cn.broker.handleOffsetFetch(offsetFetchReq{group: b.r.Group, parts: parts, requireStable: b.r.RequireStable}, func(res offsetFetchResult) {
+	cn.broker.handleOffsetFetch(offsetFetchReq{group: group, parts: parts, requireStable: requireStable}, func(res offsetFetchResult) {
 		if res.err != "" && res.err != "GROUP_ID_NOT_FOUND" {
 			resp.Error = res.err
-			done(&Reply{OffsetFetch: resp})
+			respond(resp)
 			return
 		}
-		for i, p := range parts {
-			off, has := res.offsets[p]
-			if !has {
-				off = -1
+		answer := func(name OffsetFetchPartition, p *Partition) {
+			out := OffsetFetchPartitionResponse{Topic: name.Topic, Partition: name.Partition, Offset: -1}
+			if off, has := res.offsets[p]; has && p != nil {
+				out.Offset = off
 			}
-			if b.r.Partitions == nil && off < 0 {
-				// The group's committed partitions only (allOffsets).
-				continue
+			if p != nil && res.unstable[p] {
+				out.Offset, out.Error = -1, "UNSTABLE_OFFSET_COMMIT"
 			}
-			if res.unstable[p] {
-				resp.Partitions = append(resp.Partitions, OffsetFetchPartitionResponse{Topic: names[i].Topic, Partition: names[i].Partition, Offset: -1, Error: "UNSTABLE_OFFSET_COMMIT"})
-				continue
-			}
-			resp.Partitions = append(resp.Partitions, OffsetFetchPartitionResponse{Topic: names[i].Topic, Partition: names[i].Partition, Offset: off})
+			resp.Partitions = append(resp.Partitions, out)
 		}
-		done(&Reply{OffsetFetch: resp})
+		if want == nil {
+			for i, p := range parts {
+				if off, has := res.offsets[p]; has && off >= 0 { // the group's committed partitions only (allOffsets)
+					answer(names[i], p)
+				}
+			}
+		}
+		// A partition of no topic: the group has no offset there, -1
+		// with no error (GroupMetadataManager.getOffsets; KafkaApis does
+		// not look the topic up).
+		for i, op := range want {
+			answer(op, known[i])
+		}
+		respond(resp)
 	})
 }
 

@@ -1,25 +1,48 @@
 package kafka
 
-// OffsetFetch (key 9), v1-v7 (v8 batches groups, KIP-709; clients fall
-// back to one group per request below it).
+// OffsetFetch (key 9), v1-v9.
 //
 // The group coordinator answers with each partition's committed offset
-// (-1: none); a null topic list (v2+) asks for every partition the group
-// committed. v2+ carry a top-level error, so NOT_COORDINATOR and
-// COORDINATOR_LOAD_IN_PROGRESS reach the client there; v1 puts it on
-// every partition. v7's require_stable (KIP-447) is passed on: 2.5 to 3.9
-// answer UNSTABLE_OFFSET_COMMIT on a partition whose commit is still being
-// written, 4.0 waits for the writes before the fetch.
+// (-1: none, a partition of no topic too: GroupMetadataManager.getOffsets
+// answers what the group has, and KafkaApis does not look topics up); a
+// null topic list (v2+) asks for every partition the group committed.
+// v2+ carry a top-level error, so NOT_COORDINATOR and
+// COORDINATOR_LOAD_IN_PROGRESS reach the client there, with no
+// partitions; v1 puts it on every partition. v7's require_stable (KIP-447)
+// is passed on: 2.5 to 3.9 answer UNSTABLE_OFFSET_COMMIT on a partition
+// whose commit is still being written, 4.0 waits for the writes before
+// the fetch.
+//
+// v8 (KIP-709) asks for several groups in one request: each group is
+// fetched from its coordinator as a request of its own would be (a group
+// this broker does not coordinate gets NOT_COORDINATOR, the others their
+// offsets), and the response lists them in request order, each with its
+// own error (KafkaApis.handleOffsetFetchRequest: one future per group,
+// answered once all are done). v9 adds each group's member id and member
+// epoch, which only KIP-848 consumer groups check (STALE_MEMBER_EPOCH,
+// UNKNOWN_MEMBER_ID); for a classic group, the only kind simulated, both
+// coordinators ignore them (3.9's GroupCoordinatorAdapter.fetchOffsets
+// does not read them; 4.0's ClassicGroup.validateOffsetFetch only refuses
+// a Dead group), so v9 answers as v8. Commit metadata is not kept: every
+// partition's metadata is "" (OffsetAndMetadata.NoMetadata), its leader
+// epoch -1.
 
 import (
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-func init() { register(9, 1, 7, handleOffsetFetch) }
+func init() { register(9, 1, 9, handleOffsetFetch) }
+
+// noMetadata is the metadata of an offset committed without any, and of
+// none (OffsetFetchResponse.NO_METADATA).
+var noMetadata = ""
 
 func handleOffsetFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.OffsetFetchRequest)
+	if req.Version >= 8 {
+		return offsetFetchGroups(cx, req), nil
+	}
 	fr := &core.OffsetFetchRequest{Group: req.Group, RequireStable: req.Version >= 7 && req.RequireStable}
 	if req.Topics != nil {
 		fr.Partitions = []core.OffsetFetchPartition{}
@@ -50,10 +73,12 @@ func handleOffsetFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				resp.Topics = append(resp.Topics, rt)
 			}
 			rp := kmsg.NewOffsetFetchResponseTopicPartition()
-			rp.Partition, rp.Offset, rp.ErrorCode, rp.LeaderEpoch = part, off, code, -1
+			rp.Partition, rp.Offset, rp.ErrorCode, rp.LeaderEpoch, rp.Metadata = part, off, code, -1, &noMetadata
 			resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, rp)
 		}
 		if top != 0 && req.Version < 2 {
+			// OffsetFetchResponse: below v2 the group's error goes on
+			// every partition asked for.
 			for _, p := range fr.Partitions {
 				add(p.Topic, p.Partition, -1, top)
 			}
@@ -64,4 +89,51 @@ func handleOffsetFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		return resp
 	}}, nil
+}
+
+// offsetFetchGroups is OffsetFetch v8+: the groups of one request, in
+// one core request.
+func offsetFetchGroups(cx *reqCtx, req *kmsg.OffsetFetchRequest) *plan {
+	if len(req.Groups) == 0 {
+		return local(cx, func() kmsg.Response { return req.ResponseKind() })
+	}
+	fr := &core.OffsetFetchRequest{RequireStable: req.RequireStable}
+	for _, g := range req.Groups {
+		og := core.OffsetFetchGroup{Group: g.Group}
+		if g.Topics != nil {
+			og.Partitions = []core.OffsetFetchPartition{}
+			for _, t := range g.Topics {
+				for _, p := range t.Partitions {
+					og.Partitions = append(og.Partitions, core.OffsetFetchPartition{Topic: t.Topic, Partition: p})
+				}
+			}
+		}
+		fr.Groups = append(fr.Groups, og)
+	}
+	return &plan{req: core.BrokerRequest{OffsetFetch: fr}, finish: func(rep *core.Reply) kmsg.Response {
+		resp := req.ResponseKind().(*kmsg.OffsetFetchResponse)
+		if rep.OffsetFetch == nil {
+			return resp
+		}
+		for _, g := range rep.OffsetFetch.Groups {
+			rg := kmsg.NewOffsetFetchResponseGroup()
+			rg.Group, rg.ErrorCode = g.Group, errCode(g.Error)
+			byTopic := map[string]int{}
+			for _, p := range g.Partitions {
+				i, ok := byTopic[p.Topic]
+				if !ok {
+					i = len(rg.Topics)
+					byTopic[p.Topic] = i
+					rt := kmsg.NewOffsetFetchResponseGroupTopic()
+					rt.Topic = p.Topic
+					rg.Topics = append(rg.Topics, rt)
+				}
+				rp := kmsg.NewOffsetFetchResponseGroupTopicPartition()
+				rp.Partition, rp.Offset, rp.ErrorCode, rp.LeaderEpoch, rp.Metadata = p.Partition, p.Offset, errCode(p.Error), -1, &noMetadata
+				rg.Topics[i].Partitions = append(rg.Topics[i].Partitions, rp)
+			}
+			resp.Groups = append(resp.Groups, rg)
+		}
+		return resp
+	}}
 }

@@ -109,3 +109,131 @@ func TestOffsetCommitV9(t *testing.T) {
 		})
 	}
 }
+
+// threeGroups finds groups a and b coordinated by one broker and c by
+// another: their names and the two brokers.
+func threeGroups(t *testing.T, cl *kgo.Client) (a, b, c string, x, y int32) {
+	t.Helper()
+	byBroker := map[int32][]string{}
+	for i := 0; i < 40; i++ {
+		g := "group-" + string(rune('a'+i%26)) + string(rune('0'+i/26))
+		id := coordinatorOf(t, cl, g)
+		byBroker[id] = append(byBroker[id], g)
+		for bx, gx := range byBroker {
+			for by, gy := range byBroker {
+				if bx != by && len(gx) >= 2 && len(gy) >= 1 {
+					return gx[0], gx[1], gy[0], bx, by
+				}
+			}
+		}
+	}
+	t.Fatalf("no two brokers coordinating groups: %v", byBroker)
+	return
+}
+
+// TestOffsetFetchGroups: OffsetFetch v8 and v9 (KIP-709) ask one broker
+// for several groups at once. Each is answered as a request of its own:
+// the committed offsets (-1 where none, a topic that does not exist too,
+// metadata "" and leader epoch -1 as nothing else is kept), every
+// committed partition for a null topic list, NOT_COORDINATOR with no
+// topics for a group another broker coordinates. v9's member id and
+// epoch change nothing for a classic group. A request of no group gets
+// no group.
+func TestOffsetFetchGroups(t *testing.T) {
+	for _, preset := range []string{"3.9", "4.0"} {
+		t.Run(preset, func(t *testing.T) {
+			_, addr := served(t, preset, core.CreateTopic{Topic: "t", Partitions: 2, RF: 3})
+			cl := versionClient(t, addr, 3, 9, 0)
+			a, b, c, x, y := threeGroups(t, cl)
+			for _, cm := range []struct {
+				group string
+				coord int32
+				part  int32
+				off   int64
+			}{{a, x, 0, 3}, {b, x, 1, 4}, {c, y, 0, 5}} {
+				req := commitRequest(cm.group, "", -1, "t", cm.off)
+				req.Topics[0].Partitions[0].Partition = cm.part
+				if resp := requestBroker[*kmsg.OffsetCommitResponse](t, cl, int(cm.coord), req); resp.Topics[0].Partitions[0].ErrorCode != 0 {
+					t.Fatalf("commit for %s: %+v", cm.group, resp.Topics)
+				}
+			}
+			fetch := func(cl *kgo.Client, version int16) {
+				t.Helper()
+				req := kmsg.NewPtrOffsetFetchRequest()
+				ga := kmsg.NewOffsetFetchRequestGroup()
+				member := "member-1"
+				ga.Group, ga.MemberID, ga.MemberEpoch = a, &member, 5
+				for _, tp := range []struct {
+					topic string
+					parts []int32
+				}{{"t", []int32{0, 1}}, {"nope", []int32{0}}} {
+					rt := kmsg.NewOffsetFetchRequestGroupTopic()
+					rt.Topic, rt.Partitions = tp.topic, tp.parts
+					ga.Topics = append(ga.Topics, rt)
+				}
+				gb := kmsg.NewOffsetFetchRequestGroup()
+				gb.Group = b // Topics nil: all it committed
+				gc := kmsg.NewOffsetFetchRequestGroup()
+				gc.Group = c
+				rt := kmsg.NewOffsetFetchRequestGroupTopic()
+				rt.Topic, rt.Partitions = "t", []int32{0}
+				gc.Topics = append(gc.Topics, rt)
+				req.Groups = []kmsg.OffsetFetchRequestGroup{ga, gb, gc}
+				resp := requestBroker[*kmsg.OffsetFetchResponse](t, cl, int(x), req)
+				if resp.Version != version || len(resp.Groups) != 3 {
+					t.Fatalf("OffsetFetch v%d (want v%d): %d groups, want 3", resp.Version, version, len(resp.Groups))
+				}
+				type part struct {
+					topic       string
+					part        int32
+					off         int64
+					epoch       int32
+					meta        string
+					code        int16
+					hasMetadata bool
+				}
+				got := map[string][]part{}
+				for _, g := range resp.Groups {
+					if g.ErrorCode != 0 {
+						got[g.Group] = append(got[g.Group], part{code: g.ErrorCode})
+					}
+					for _, rt := range g.Topics {
+						for _, rp := range rt.Partitions {
+							p := part{topic: rt.Topic, part: rp.Partition, off: rp.Offset, epoch: rp.LeaderEpoch, code: rp.ErrorCode, hasMetadata: rp.Metadata != nil}
+							if rp.Metadata != nil {
+								p.meta = *rp.Metadata
+							}
+							got[g.Group] = append(got[g.Group], p)
+						}
+					}
+				}
+				if resp.Groups[0].Group != a || resp.Groups[1].Group != b || resp.Groups[2].Group != c {
+					t.Errorf("v%d: groups answered in the order %s, %s, %s; want %s, %s, %s", version, resp.Groups[0].Group, resp.Groups[1].Group, resp.Groups[2].Group, a, b, c)
+				}
+				want := map[string][]part{
+					a: {{"t", 0, 3, -1, "", 0, true}, {"t", 1, -1, -1, "", 0, true}, {"nope", 0, -1, -1, "", 0, true}},
+					b: {{"t", 1, 4, -1, "", 0, true}},
+					c: {{code: 16}},
+				}
+				for g, w := range want {
+					if len(got[g]) != len(w) {
+						t.Errorf("v%d: group %s answered %+v, want %+v", version, g, got[g], w)
+						continue
+					}
+					for i := range w {
+						if got[g][i] != w[i] {
+							t.Errorf("v%d: group %s answered %+v, want %+v", version, g, got[g], w)
+							break
+						}
+					}
+				}
+				none := requestBroker[*kmsg.OffsetFetchResponse](t, cl, int(x), kmsg.NewPtrOffsetFetchRequest())
+				if none.Version != version || len(none.Groups) != 0 || len(none.Topics) != 0 {
+					t.Errorf("v%d: a request of no group answered %+v", version, none)
+				}
+			}
+			fetch(cl, 9)
+			fetch(versionClient(t, addr, 3, 9, 8), 8)
+		})
+	}
+}
