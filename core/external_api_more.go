@@ -130,14 +130,27 @@ type InitProducerIDResponse struct {
 
 // FindCoordinatorRequest asks which broker coordinates a group (KeyType
 // 0) or a transactional id (1, not simulated: COORDINATOR_NOT_AVAILABLE).
+// Keys, when set, is FindCoordinator v4+ (KIP-699): several keys of
+// KeyType at once, each looked up as Key would be and answered in the
+// response's Coordinators, in order (KafkaApis.
+// handleFindCoordinatorRequestV4AndAbove); Key is then unused.
 type FindCoordinatorRequest struct {
-	Key     string `json:"key"`
-	KeyType int8   `json:"keyType"`
+	Key     string   `json:"key"`
+	KeyType int8     `json:"keyType"`
+	Keys    []string `json:"keys,omitempty"`
 }
 
 // FindCoordinatorResponse names the coordinator (-1 on error); the
-// protocol layer adds its host and port.
+// protocol layer adds its host and port. Coordinators answers Keys.
 type FindCoordinatorResponse struct {
+	Error        string                       `json:"error,omitempty"`
+	Coordinator  int                          `json:"coordinator"`
+	Coordinators []FindCoordinatorKeyResponse `json:"coordinators,omitempty"`
+}
+
+// FindCoordinatorKeyResponse is one key's coordinator (-1 on error).
+type FindCoordinatorKeyResponse struct {
+	Key         string `json:"key"`
 	Error       string `json:"error,omitempty"`
 	Coordinator int    `json:"coordinator"`
 }

@@ -64,6 +64,7 @@ func (x *BrokerRequest) cloneMore() {
 	}
 	if f := x.FindCoordinator; f != nil {
 		cp := *f
+		cp.Keys = slices.Clone(f.Keys)
 		x.FindCoordinator = &cp
 	}
 	if o := x.OffsetCommit; o != nil {

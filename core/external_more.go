@@ -225,20 +225,33 @@ func (b initPIDBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 type findCoordinatorBody struct{ r *FindCoordinatorRequest }
 
 func (b findCoordinatorBody) api() string    { return "FindCoordinator" }
-func (b findCoordinatorBody) check() error   { return nil }
+func (b findCoordinatorBody) check() error   { return checkPartitionCount(len(b.r.Keys)) }
 func (b findCoordinatorBody) answered() bool { return true }
 func (b findCoordinatorBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
-	if b.r.KeyType != 0 {
-		done(&Reply{FindCoordinator: &FindCoordinatorResponse{Error: "COORDINATOR_NOT_AVAILABLE", Coordinator: -1}})
+	if len(b.r.Keys) == 0 {
+		err, id := b.find(x, cn, b.r.Key)
+		done(&Reply{FindCoordinator: &FindCoordinatorResponse{Error: err, Coordinator: id}})
 		return
+	}
+	resp := &FindCoordinatorResponse{Coordinator: -1, Coordinators: make([]FindCoordinatorKeyResponse, len(b.r.Keys))}
+	for i, key := range b.r.Keys {
+		err, id := b.find(x, cn, key)
+		resp.Coordinators[i] = FindCoordinatorKeyResponse{Key: key, Error: err, Coordinator: id}
+	}
+	done(&Reply{FindCoordinator: resp})
+}
+
+// find looks one key up (KafkaApis.getCoordinator).
+func (b findCoordinatorBody) find(x *extConns, cn *extConn, key string) (string, int) {
+	if b.r.KeyType != 0 {
+		return "COORDINATOR_NOT_AVAILABLE", -1
 	}
 	if x.c.preset.offsetsInZK {
 		// 0.8: offsets and groups live in ZooKeeper; no broker coordinates.
-		done(&Reply{FindCoordinator: &FindCoordinatorResponse{Error: "COORDINATOR_NOT_AVAILABLE", Coordinator: -1}})
-		return
+		return "COORDINATOR_NOT_AVAILABLE", -1
 	}
-	res := cn.broker.handleFindCoordinator(findCoordinatorReq{key: b.r.Key})
-	done(&Reply{FindCoordinator: &FindCoordinatorResponse{Error: res.err, Coordinator: res.coordinator}})
+	res := cn.broker.handleFindCoordinator(findCoordinatorReq{key: key})
+	return res.err, res.coordinator
 }
 
 type offsetCommitBody struct{ r *OffsetCommitRequest }

@@ -2,10 +2,13 @@ package kafka
 
 import (
 	"context"
+	"net"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/kafkasim/kafkasim/core"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -234,6 +237,78 @@ func TestOffsetFetchGroups(t *testing.T) {
 			}
 			fetch(cl, 9)
 			fetch(versionClient(t, addr, 3, 9, 8), 8)
+		})
+	}
+}
+
+// TestFindCoordinatorVersions: FindCoordinator v4 (KIP-699) looks up
+// several keys at once, each as v3 looks up its one (node, host and
+// port of the coordinator, no error message, unlike v1-v3's "NONE"); no
+// key gets no coordinator. Key type 2 (v6, KIP-932's share coordinator)
+// is INVALID_REQUEST below v6; at v6 3.9 answers COORDINATOR_NOT_AVAILABLE
+// and 4.0 INVALID_REQUEST, share groups being off; an unknown key type is
+// INVALID_REQUEST with its message for every key.
+func TestFindCoordinatorVersions(t *testing.T) {
+	for _, tc := range []struct {
+		preset  string
+		shareV6 int16
+	}{{"3.9", 15}, {"4.0", 42}} {
+		t.Run(tc.preset, func(t *testing.T) {
+			_, addr := served(t, tc.preset, core.CreateTopic{Topic: "t", Partitions: 1, RF: 3})
+			listeners := addrs(addr, 3)
+			clients := map[int16]*kgo.Client{6: versionClient(t, addr, 3, 10, 0)}
+			for _, v := range []int16{3, 4, 5} {
+				clients[v] = versionClient(t, addr, 3, 10, v)
+			}
+			a, b, c, x, y := threeGroups(t, clients[6])
+			ask := func(v int16, keyType int8, keys ...string) *kmsg.FindCoordinatorResponse {
+				t.Helper()
+				req := kmsg.NewPtrFindCoordinatorRequest()
+				req.CoordinatorType, req.CoordinatorKeys = keyType, keys
+				if len(keys) > 0 {
+					req.CoordinatorKey = keys[0]
+				}
+				resp := requestBroker[*kmsg.FindCoordinatorResponse](t, clients[v], 2, req)
+				if resp.Version != v {
+					t.Fatalf("FindCoordinator went out as v%d, want v%d", resp.Version, v)
+				}
+				return resp
+			}
+			for _, v := range []int16{4, 6} {
+				resp := ask(v, 0, a, b, c)
+				if len(resp.Coordinators) != 3 {
+					t.Fatalf("v%d: %d coordinators for 3 keys", v, len(resp.Coordinators))
+				}
+				for i, w := range []struct {
+					key  string
+					node int32
+				}{{a, x}, {b, x}, {c, y}} {
+					rc := resp.Coordinators[i]
+					if rc.Key != w.key || rc.NodeID != w.node || rc.ErrorCode != 0 || rc.ErrorMessage != nil ||
+						net.JoinHostPort(rc.Host, strconv.Itoa(int(rc.Port))) != listeners[w.node-1] {
+						t.Errorf("v%d: key %d answered %+v, want %s at broker %d (%s)", v, i, rc, w.key, w.node, listeners[w.node-1])
+					}
+				}
+				if resp := ask(v, 0); len(resp.Coordinators) != 0 {
+					t.Errorf("v%d: no key answered %+v", v, resp.Coordinators)
+				}
+				if rc := ask(v, 3, a, b).Coordinators; len(rc) != 2 || rc[0].ErrorCode != 42 || rc[1].ErrorCode != 42 || rc[1].Key != b ||
+					rc[0].ErrorMessage == nil || *rc[0].ErrorMessage != kerr.InvalidRequest.Description || rc[0].NodeID != -1 || rc[0].Port != -1 {
+					t.Errorf("v%d: key type 3 answered %+v, want INVALID_REQUEST with its message for each key", v, rc)
+				}
+			}
+			if resp := ask(3, 0, a); resp.ErrorCode != 0 || resp.NodeID != x || resp.ErrorMessage == nil || *resp.ErrorMessage != "NONE" {
+				t.Errorf("v3: %+v, want broker %d and the message NONE", resp, x)
+			}
+			if resp := ask(3, 2, "g:id:0"); resp.ErrorCode != 42 || resp.ErrorMessage == nil || *resp.ErrorMessage != kerr.InvalidRequest.Description || resp.NodeID != -1 {
+				t.Errorf("v3: key type 2 answered %+v, want INVALID_REQUEST with its message", resp)
+			}
+			for _, w := range []struct{ v, code int16 }{{4, 42}, {5, 42}, {6, tc.shareV6}} {
+				rc := ask(w.v, 2, "g:id:0").Coordinators
+				if len(rc) != 1 || rc[0].ErrorCode != w.code || rc[0].ErrorMessage != nil || rc[0].NodeID != -1 || rc[0].Key != "g:id:0" {
+					t.Errorf("%s: v%d key type 2 answered %+v, want code %d and no message", tc.preset, w.v, rc, w.code)
+				}
+			}
 		})
 	}
 }
