@@ -13,6 +13,7 @@ type syncReq struct {
 	memberID   string
 	generation int
 	assignment map[string][]*Partition // member id -> partitions (leader only)
+	raw        map[string]string       // member id -> the leader's bytes of it (an outside leader's)
 }
 
 // heartbeatReq is a Heartbeat request.
@@ -48,7 +49,7 @@ func (b *Broker) handleSyncGroup(req syncReq, respond func(syncResult)) {
 		respond(syncResult{err: err})
 		return
 	}
-	g.sync(req.memberID, req.generation, req.assignment, respond)
+	g.sync(req.memberID, req.generation, req.assignment, req.raw, respond)
 }
 
 // handleHeartbeat is GroupCoordinator.handleHeartbeat; it returns the

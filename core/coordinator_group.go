@@ -64,6 +64,7 @@ type gmember struct {
 	joinReply            func(joinResult)
 	syncReply            func(syncResult)
 	assignment           []*Partition
+	raw                  string // assignment as an outside leader encoded it ("": not sent)
 }
 
 func newGroup(co *coordinator, id string, p *Partition) *group {

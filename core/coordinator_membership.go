@@ -21,6 +21,20 @@ type joinReq struct {
 	// preKIP394: a JoinGroup below v4 (an outside client's), which Kafka
 	// never answers MEMBER_ID_REQUIRED.
 	preKIP394 bool
+	// preKIP814: a JoinGroup below v9 (an outside client's), which cannot
+	// be told to skip the assignment (replaceStatic).
+	preKIP814 bool
+	// reason: the client's reason for joining (JoinGroup v8+, KIP-800).
+	reason string
+}
+
+// clientReason is what Kafka appends to a rebalance's reason for a
+// JoinGroup that gave one (GroupCoordinator: "client reason: ...").
+func (req joinReq) clientReason() string {
+	if req.reason == "" {
+		return ""
+	}
+	return "; client reason: " + req.reason
 }
 
 // joinResult is a JoinGroup response.
@@ -31,12 +45,16 @@ type joinResult struct {
 	protocol   string
 	leader     string
 	members    []assign.Member // for the leader only
+	// skipAssignment: a static leader back in a Stable group keeps its
+	// assignment (JoinGroup v9+, KIP-814).
+	skipAssignment bool
 }
 
 // syncResult is a SyncGroup response.
 type syncResult struct {
 	err        string
 	assignment []*Partition
+	raw        string // the assignment as the leader's client encoded it, if it did
 }
 
 // uuid returns a deterministic 8-hex-digit id (member ids are
@@ -126,7 +144,7 @@ func (g *group) joinKnown(m *gmember, req joinReq, reply func(joinResult)) {
 		// GroupCoordinator: the leader rejoining, or a member whose
 		// subscription (topics, owned partitions) changed, rebalances.
 		m.joinReply = reply
-		g.prepareRebalance(fmt.Sprintf("member %s rejoined", m.client))
+		g.prepareRebalance(fmt.Sprintf("member %s rejoined", m.client) + req.clientReason())
 	default:
 		reply(joinResult{err: "UNKNOWN_MEMBER_ID"})
 	}
@@ -150,6 +168,7 @@ func sameSubscription(a, b assign.Member) bool {
 // id takes over the old one; in a Stable group this needs no rebalance,
 // while CompletingRebalance starts a new one.
 func (g *group) replaceStatic(old, id string, req joinReq, reply func(joinResult)) {
+	leader := g.leader
 	m := g.members[old]
 	delete(g.members, old)
 	for i, x := range g.order {
@@ -167,15 +186,33 @@ func (g *group) replaceStatic(old, id string, req joinReq, reply func(joinResult
 	g.static[req.instance] = id
 	g.emit(fmt.Sprintf("static member %s (group.instance.id=%s) replaced by %s", old, req.instance, req.client))
 	g.armSession(m)
-	switch g.state {
-	case gsStable:
-		reply(g.joinResultFor(m))
-	case gsCompleting:
+	switch {
+	case g.state == gsStable && g.selectProtocol() != g.protocol:
+		// GroupCoordinator.updateStaticMemberAndRebalance: the member's
+		// assignors change what the group would select; rebalance, so
+		// that the selection and the assignment agree.
+		m.joinReply = reply
+		g.prepareRebalance(fmt.Sprintf("static member %s (group.instance.id=%s) joined with other assignors", req.client, req.instance) + req.clientReason())
+	case g.state == gsStable:
+		// The group keeps its generation and assignment. From JoinGroup
+		// v9 (KIP-814) a leader is told it leads, with the members, and to
+		// skip the assignment; below v9 the answer names the leader as it
+		// was (the old member id when this member led), with no members,
+		// so that the member does not assign.
+		res := g.joinResultFor(m)
+		switch {
+		case req.preKIP814:
+			res.leader, res.members = leader, nil
+		case m.id == g.leader:
+			res.skipAssignment = true
+		}
+		reply(res)
+	case g.state == gsCompleting:
 		// GroupCoordinator.updateStaticMemberAndRebalance: the leader may
 		// already be computing an assignment naming the old member id,
 		// which the new one would never match, so the group rebalances.
 		m.joinReply = reply
-		g.prepareRebalance(fmt.Sprintf("static member %s (group.instance.id=%s) replaced while the group awaited its assignment", req.client, req.instance))
+		g.prepareRebalance(fmt.Sprintf("static member %s (group.instance.id=%s) replaced while the group awaited its assignment", req.client, req.instance) + req.clientReason())
 	default:
 		m.joinReply = reply
 		g.tryCompleteJoin()
@@ -206,7 +243,7 @@ func (g *group) addMember(id string, req joinReq, reply func(joinResult)) {
 		g.tryCompleteJoin()
 		return
 	}
-	g.prepareRebalance(fmt.Sprintf("member %s joined", req.client))
+	g.prepareRebalance(fmt.Sprintf("member %s joined", req.client) + req.clientReason())
 }
 
 const maxGroupMembers = 10_000
@@ -224,7 +261,7 @@ func (g *group) prepareRebalance(why string) {
 				m.syncReply = nil
 				r(syncResult{err: "REBALANCE_IN_PROGRESS"})
 			}
-			m.assignment = nil
+			m.assignment, m.raw = nil, ""
 		}
 	}
 	g.joinGen++
@@ -392,8 +429,10 @@ func commonProtocol(g *group, protocols []string) string {
 }
 
 // sync handles SyncGroup: the leader's assignment is persisted, then every
-// member gets its share and the group is Stable.
-func (g *group) sync(memberID string, generation int, assignment map[string][]*Partition, reply func(syncResult)) {
+// member gets its share and the group is Stable. raw holds the members'
+// assignments as an outside leader's client encoded them, answered as
+// they came.
+func (g *group) sync(memberID string, generation int, assignment map[string][]*Partition, raw map[string]string, reply func(syncResult)) {
 	m := g.members[memberID]
 	switch {
 	case m == nil:
@@ -406,7 +445,7 @@ func (g *group) sync(memberID string, generation int, assignment map[string][]*P
 		reply(syncResult{err: "REBALANCE_IN_PROGRESS"})
 		return
 	case g.state == gsStable:
-		reply(syncResult{assignment: m.assignment})
+		reply(syncResult{assignment: m.assignment, raw: m.raw})
 		return
 	case g.state != gsCompleting:
 		reply(syncResult{err: "UNKNOWN_MEMBER_ID"})
@@ -417,7 +456,7 @@ func (g *group) sync(memberID string, generation int, assignment map[string][]*P
 		return
 	}
 	for _, x := range g.members {
-		x.assignment = assignment[x.id]
+		x.assignment, x.raw = assignment[x.id], raw[x.id]
 	}
 	gen := g.generation
 	g.co.persist(g, func(err string) {
@@ -446,7 +485,7 @@ func (g *group) sync(memberID string, generation int, assignment map[string][]*P
 			if x.syncReply != nil {
 				r := x.syncReply
 				x.syncReply = nil
-				r(syncResult{assignment: x.assignment})
+				r(syncResult{assignment: x.assignment, raw: x.raw})
 			}
 		}
 	})

@@ -73,6 +73,7 @@ type memberRecord struct {
 	Protocols  []string `json:"protocols"`
 	Topics     []string `json:"topics"`
 	Assignment []string `json:"assignment"`
+	Raw        []byte   `json:"raw,omitempty"` // the leader client's bytes of it, when an outside leader sent them
 }
 
 // replay applies one __consumer_offsets record, written at ts, to the
@@ -131,7 +132,7 @@ func (co *coordinator) replayMetadata(p *Partition, gr groupRecord) {
 	g.generation, g.protocol, g.leader = gr.Generation, gr.Protocol, gr.Leader
 	g.members, g.order, g.static = map[string]*gmember{}, nil, map[string]string{}
 	for _, mr := range gr.Members {
-		m := &gmember{id: mr.ID, client: mr.Client, instance: mr.Instance, sessionMs: mr.SessionMs, rebalanceMs: mr.RebalMs, protocols: mr.Protocols}
+		m := &gmember{id: mr.ID, client: mr.Client, instance: mr.Instance, sessionMs: mr.SessionMs, rebalanceMs: mr.RebalMs, protocols: mr.Protocols, raw: string(mr.Raw)}
 		m.sub.ID, m.sub.Topics, m.sub.InstanceID = mr.ID, mr.Topics, mr.Instance
 		for _, name := range mr.Assignment {
 			if tp, err := co.b.c.Partition(name); err == nil {
@@ -159,7 +160,7 @@ func (co *coordinator) persist(g *group, done func(string)) {
 	gr := groupRecord{Group: g.id, Generation: g.generation, Protocol: g.protocol, Leader: g.leader, StateTs: g.stateSince}
 	for _, m := range g.sortedMembers() {
 		mr := memberRecord{ID: m.id, Client: m.client, Instance: m.instance, SessionMs: m.sessionMs, RebalMs: m.rebalanceMs,
-			Protocols: m.protocols, Topics: m.sub.Topics}
+			Protocols: m.protocols, Topics: m.sub.Topics, Raw: []byte(m.raw)}
 		for _, p := range m.assignment {
 			mr.Assignment = append(mr.Assignment, p.Name)
 		}

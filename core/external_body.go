@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"maps"
 	"slices"
 )
 
@@ -94,6 +95,7 @@ func (x *BrokerRequest) cloneMore() {
 				cp.Assignments[k] = slices.Clone(v)
 			}
 		}
+		cp.Raw = maps.Clone(s.Raw)
 		x.SyncGroup = &cp
 	}
 	if h := x.Heartbeat; h != nil {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/kafkasim/kafkasim/core/assign"
@@ -30,6 +31,14 @@ type GroupPartition struct {
 // that predates KIP-394 and does not know MEMBER_ID_REQUIRED (kafka-python
 // 2.0 sends v2): Kafka joins such a member at once too (KafkaApis:
 // requireKnownMemberId = version >= 4 && groupInstanceId is empty).
+// Reason is JoinGroup v8+'s reason (KIP-800), at most MaxJoinReasonBytes:
+// Kafka only writes it in the rebalance's reason ("client reason: ..."),
+// as the group's event here. PreKIP814 marks a JoinGroup below v9: a
+// static member coming back under a new member id to a Stable group is
+// not told its group's members when it is the leader, and the answer
+// names the old member id as the leader, so that it does not assign
+// (GroupCoordinator.updateStaticMemberAndRebalance); from v9 (KIP-814)
+// the leader gets the members with SkipAssignment instead.
 type JoinGroupRequest struct {
 	Group       string           `json:"group"`
 	MemberID    string           `json:"memberId"`
@@ -42,17 +51,25 @@ type JoinGroupRequest struct {
 	Owned       []GroupPartition `json:"owned,omitempty"`
 	Generation  int32            `json:"generation"`
 	PreKIP394   bool             `json:"preKip394,omitempty"`
+	Reason      string           `json:"reason,omitempty"`
+	PreKIP814   bool             `json:"preKip814,omitempty"`
 }
 
+// MaxJoinReasonBytes bounds a JoinGroupRequest's Reason.
+const MaxJoinReasonBytes = 256
+
 // JoinGroupResponse is the new generation; the leader also gets every
-// member's subscription.
+// member's subscription. SkipAssignment (v9+, KIP-814) tells a static
+// leader that rejoined a Stable group not to assign: the group keeps its
+// assignment.
 type JoinGroupResponse struct {
-	Error      string            `json:"error,omitempty"`
-	Generation int32             `json:"generation"`
-	Protocol   string            `json:"protocol"`
-	Leader     string            `json:"leader"`
-	MemberID   string            `json:"memberId"`
-	Members    []JoinGroupMember `json:"members,omitempty"`
+	Error          string            `json:"error,omitempty"`
+	Generation     int32             `json:"generation"`
+	Protocol       string            `json:"protocol"`
+	Leader         string            `json:"leader"`
+	MemberID       string            `json:"memberId"`
+	Members        []JoinGroupMember `json:"members,omitempty"`
+	SkipAssignment bool              `json:"skipAssignment,omitempty"`
 }
 
 // JoinGroupMember is one member's subscription, for the leader.
@@ -65,19 +82,32 @@ type JoinGroupMember struct {
 }
 
 // SyncGroupRequest ends a join; the leader's carries every member's
-// assignment.
+// assignment. Raw, when set, is each member's assignment as the leader's
+// client encoded it (the consumer protocol's bytes, what Assignments
+// says), at most MaxRawAssignmentBytes in all: Kafka keeps a member's
+// assignment as the bytes the leader sent and answers with them
+// (GroupMetadata's MemberMetadata.assignment), so a client that compares
+// them with its own (franz-go, after KIP-814's SkipAssignment) finds
+// them equal.
 type SyncGroupRequest struct {
 	Group       string                      `json:"group"`
 	MemberID    string                      `json:"memberId"`
 	Generation  int32                       `json:"generation"`
 	Assignments map[string][]GroupPartition `json:"assignments,omitempty"`
+	Raw         map[string]string           `json:"raw,omitempty"`
 }
 
-// SyncGroupResponse is this member's assignment.
+// MaxRawAssignmentBytes bounds a SyncGroupRequest's Raw, all members'
+// together.
+const MaxRawAssignmentBytes = 1 << 20
+
+// SyncGroupResponse is this member's assignment; Raw is its bytes as the
+// leader sent them, when it sent them (SyncGroupRequest.Raw).
 type SyncGroupResponse struct {
 	Error      string           `json:"error,omitempty"`
 	Protocol   string           `json:"protocol,omitempty"`
 	Assignment []GroupPartition `json:"assignment"`
+	Raw        string           `json:"raw,omitempty"`
 }
 
 // HeartbeatRequest keeps a member's session alive.
@@ -106,6 +136,9 @@ type joinGroupBody struct{ r *JoinGroupRequest }
 func (b joinGroupBody) api() string    { return "JoinGroup" }
 func (b joinGroupBody) answered() bool { return true }
 func (b joinGroupBody) check() error {
+	if len(b.r.Reason) > MaxJoinReasonBytes {
+		return fmt.Errorf("join reason of %d bytes (limit %d)", len(b.r.Reason), MaxJoinReasonBytes)
+	}
 	return checkPartitionCount(len(b.r.Topics) + len(b.r.Owned) + len(b.r.Protocols))
 }
 func (b joinGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
@@ -114,7 +147,7 @@ func (b joinGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	if client == "" {
 		client = cn.host.node.name
 	}
-	req := joinReq{group: r.Group, memberID: r.MemberID, client: client, instance: r.InstanceID, preKIP394: r.PreKIP394,
+	req := joinReq{group: r.Group, memberID: r.MemberID, client: client, instance: r.InstanceID, preKIP394: r.PreKIP394, preKIP814: r.PreKIP814, reason: r.Reason,
 		protocols: slices.Clone(r.Protocols), sessionMs: int64(r.SessionMs), rebalanceMs: int64(r.RebalanceMs),
 		sub: assign.Member{InstanceID: r.InstanceID, Topics: slices.Clone(r.Topics), Generation: int(r.Generation)}}
 	for _, o := range r.Owned {
@@ -133,7 +166,7 @@ func (b joinGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	}
 	cn.broker.handleJoinGroup(req, func(res joinResult) {
 		out := &JoinGroupResponse{Error: res.err, Generation: int32(res.generation), Protocol: res.protocol,
-			Leader: res.leader, MemberID: res.memberID}
+			Leader: res.leader, MemberID: res.memberID, SkipAssignment: res.skipAssignment}
 		if res.err != "" && res.err != "MEMBER_ID_REQUIRED" {
 			out.Generation = -1
 		}
@@ -153,9 +186,15 @@ type syncGroupBody struct{ r *SyncGroupRequest }
 func (b syncGroupBody) api() string    { return "SyncGroup" }
 func (b syncGroupBody) answered() bool { return true }
 func (b syncGroupBody) check() error {
-	n := 0
+	n, raw := len(b.r.Raw), 0
 	for _, a := range b.r.Assignments {
 		n += len(a) + 1
+	}
+	for id, a := range b.r.Raw {
+		raw += len(id) + len(a)
+	}
+	if raw > MaxRawAssignmentBytes {
+		return fmt.Errorf("raw assignments of %d bytes (limit %d)", raw, MaxRawAssignmentBytes)
 	}
 	return checkPartitionCount(n)
 }
@@ -172,8 +211,8 @@ func (b syncGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 			}
 		}
 	}
-	cn.broker.handleSyncGroup(syncReq{group: r.Group, memberID: r.MemberID, generation: int(r.Generation), assignment: asg}, func(res syncResult) {
-		out := &SyncGroupResponse{Error: res.err, Assignment: []GroupPartition{}}
+	cn.broker.handleSyncGroup(syncReq{group: r.Group, memberID: r.MemberID, generation: int(r.Generation), assignment: asg, raw: r.Raw}, func(res syncResult) {
+		out := &SyncGroupResponse{Error: res.err, Assignment: []GroupPartition{}, Raw: res.raw}
 		for _, p := range res.assignment {
 			out.Assignment = append(out.Assignment, GroupPartition{Topic: p.Topic.Name, Partition: int32(p.ID)})
 		}

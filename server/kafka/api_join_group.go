@@ -1,6 +1,6 @@
 package kafka
 
-// JoinGroup (key 11), v0-v7.
+// JoinGroup (key 11), v0-v9.
 //
 // The classic group protocol on the coordinator: the same
 // GroupCoordinator logic as the simulated consumers (generations,
@@ -11,19 +11,37 @@ package kafka
 // simulated time). Only the "consumer" protocol type is served: its
 // metadata is decoded to topics and owned partitions for the core, and
 // re-encoded for the leader, which assigns.
+//
+// v8 adds the client's reason for joining (KIP-800), which Kafka only
+// logs, in the rebalance it starts ("client reason: ..."): here the
+// group's event, the first core.MaxJoinReasonBytes of it. v9 (KIP-814)
+// is for a static member that comes back under a new member id while its
+// group is Stable and its assignors change nothing: the group keeps its
+// generation and assignment, and from v9 a leader is answered with the
+// members and SkipAssignment, so that it knows it leads (and watches the
+// metadata) without running the assignor; below v9 the answer names the
+// leader as it was, the old member id, and no members
+// (GroupCoordinator.updateStaticMemberAndRebalance; 4.0's
+// GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin does
+// the same). Kafka answers after writing the group to __consumer_offsets
+// (storeGroup); here at once.
 
 import (
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-func init() { register(11, 0, 7, handleJoinGroup) }
+func init() { register(11, 0, 9, handleJoinGroup) }
 
 func handleJoinGroup(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.JoinGroupRequest)
 	jr := &core.JoinGroupRequest{Group: req.Group, MemberID: req.MemberID, ClientID: cx.h.clientID,
 		SessionMs: req.SessionTimeoutMillis, RebalanceMs: req.RebalanceTimeoutMillis, Generation: -1,
-		PreKIP394: req.Version < 4} // KIP-394: MEMBER_ID_REQUIRED only for v4+
+		PreKIP394: req.Version < 4, // KIP-394: MEMBER_ID_REQUIRED only for v4+
+		PreKIP814: req.Version < 9} // KIP-814: SkipAssignment from v9
+	if req.Reason != nil {
+		jr.Reason = truncate(*req.Reason, core.MaxJoinReasonBytes)
+	}
 	if req.Version == 0 {
 		jr.RebalanceMs = req.SessionTimeoutMillis
 	}
@@ -49,6 +67,7 @@ func handleJoinGroup(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			return resp
 		}
 		resp.ErrorCode, resp.Generation, resp.LeaderID, resp.MemberID = errCode(a.Error), a.Generation, a.Leader, a.MemberID
+		resp.SkipAssignment = a.SkipAssignment
 		if a.Protocol != "" {
 			proto, typ := a.Protocol, "consumer"
 			resp.Protocol, resp.ProtocolType = &proto, &typ
@@ -64,4 +83,12 @@ func handleJoinGroup(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		return resp
 	}}, nil
+}
+
+// truncate is s's first n bytes at most.
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }

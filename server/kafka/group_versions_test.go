@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -310,5 +311,220 @@ func TestFindCoordinatorVersions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// joinRequest is a "consumer" JoinGroup of group for topic t, static as
+// instance when it is not "", offering the assignors protocols (default
+// range).
+func joinRequest(group, member, instance string, protocols ...string) *kmsg.JoinGroupRequest {
+	req := kmsg.NewPtrJoinGroupRequest()
+	req.Group, req.MemberID, req.ProtocolType = group, member, "consumer"
+	req.SessionTimeoutMillis, req.RebalanceTimeoutMillis = 10000, 10000
+	if instance != "" {
+		req.InstanceID = &instance
+	}
+	meta := kmsg.NewConsumerMemberMetadata()
+	meta.Topics = []string{"t"}
+	if len(protocols) == 0 {
+		protocols = []string{"range"}
+	}
+	for _, name := range protocols {
+		p := kmsg.NewJoinGroupRequestProtocol()
+		p.Name, p.Metadata = name, meta.AppendTo(nil)
+		req.Protocols = append(req.Protocols, p)
+	}
+	return req
+}
+
+// syncRequest is a member's SyncGroup; the leader's assigns partition 0
+// of t to the first member and nothing to the others.
+func syncRequest(group, member string, generation int32, members ...string) *kmsg.SyncGroupRequest {
+	req := kmsg.NewPtrSyncGroupRequest()
+	req.Group, req.MemberID, req.Generation = group, member, generation
+	proto, typ := "range", "consumer"
+	req.Protocol, req.ProtocolType = &proto, &typ
+	for i, m := range members {
+		a := kmsg.NewConsumerMemberAssignment()
+		if i == 0 {
+			a.Topics = []kmsg.ConsumerMemberAssignmentTopic{{Topic: "t", Partitions: []int32{0}}}
+		}
+		ga := kmsg.NewSyncGroupRequestGroupAssignment()
+		ga.MemberID, ga.MemberAssignment = m, a.AppendTo(nil)
+		req.GroupAssignment = append(req.GroupAssignment, ga)
+	}
+	return req
+}
+
+// async sends req to broker on cl in the background.
+func async(cl *kgo.Client, broker int32, req kmsg.Request) chan kmsg.Response {
+	out := make(chan kmsg.Response, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		resp, _ := cl.Broker(int(broker)).Request(ctx, req)
+		out <- resp
+	}()
+	return out
+}
+
+// TestJoinGroupStaticRejoin: a static member that comes back under a new
+// member id while its group is Stable keeps the group's generation and
+// assignment. Below JoinGroup v9 the answer names the leader as it was,
+// the member's old id, with no members, so that a returning leader does
+// not assign; from v9 (KIP-814) a returning leader is named leader, gets
+// the members and SkipAssignment, and a returning follower gets neither
+// (GroupCoordinator.updateStaticMemberAndRebalance), unless its assignors
+// change the group's choice, which rebalances it. v8's reason
+// (KIP-800) is written in the rebalance it starts.
+func TestJoinGroupStaticRejoin(t *testing.T) {
+	for _, preset := range []string{"3.9", "4.0"} {
+		t.Run(preset, func(t *testing.T) {
+			b := newWallBackend(t, core.Options{Brokers: 3, Seed: 1, Version: preset, Metadata: "kraft"},
+				core.CreateTopic{Topic: "t", Partitions: 1, RF: 3}, core.Set{Configs: map[string]string{"group.initial.rebalance.delay.ms": "0"}})
+			var reasons []string
+			stop, _ := b.Watch(func(_ *core.Cluster, evs []core.Event, _ bool) {
+				for _, e := range evs {
+					if e.Type == core.EvGroup && strings.Contains(e.Detail, "client reason") {
+						reasons = append(reasons, e.Detail)
+					}
+				}
+			})
+			defer stop()
+			_, addr := startServer(t, b, 3)
+			v9, v7, v9b := versionClient(t, addr, 3, 11, 0), versionClient(t, addr, 3, 11, 7), versionClient(t, addr, 3, 11, 0)
+			coord := coordinatorOf(t, v9, "static")
+			join := func(cl *kgo.Client, req *kmsg.JoinGroupRequest) *kmsg.JoinGroupResponse {
+				t.Helper()
+				return requestBroker[*kmsg.JoinGroupResponse](t, cl, int(coord), req)
+			}
+
+			first := joinRequest("static", "", "i1")
+			why := "testing KIP-800"
+			first.Reason = &why
+			j1 := join(v9, first)
+			if j1.Version != 9 || j1.ErrorCode != 0 || j1.Generation != 1 || j1.LeaderID != j1.MemberID || j1.SkipAssignment {
+				t.Fatalf("first join: %+v", j1)
+			}
+			if s := requestBroker[*kmsg.SyncGroupResponse](t, v9, int(coord), syncRequest("static", j1.MemberID, 1, j1.MemberID)); s.ErrorCode != 0 {
+				t.Fatalf("sync: %+v", s)
+			}
+			b.Do(context.Background(), func(*core.Cluster) { // the watcher runs under the backend's lock
+				if len(reasons) == 0 || !strings.Contains(reasons[0], "client reason: testing KIP-800") {
+					t.Errorf("the rebalance's events %q do not give the client's reason", reasons)
+				}
+			})
+
+			// The leader comes back under a new member id, below v9.
+			j2 := join(v7, joinRequest("static", "", "i1"))
+			if j2.Version != 7 || j2.ErrorCode != 0 || j2.Generation != 1 || j2.MemberID == j1.MemberID || j2.LeaderID != j1.MemberID || len(j2.Members) != 0 {
+				t.Errorf("v7 rejoin of the static leader: %+v, want generation 1, a new member id, the old one as leader and no members", j2)
+			}
+			// And again, at v9: it leads, with the members, and skips the assignment.
+			j3 := join(v9, joinRequest("static", "", "i1"))
+			if j3.Version != 9 || j3.ErrorCode != 0 || j3.Generation != 1 || j3.LeaderID != j3.MemberID || j3.MemberID == j2.MemberID ||
+				!j3.SkipAssignment || len(j3.Members) != 1 || j3.Members[0].MemberID != j3.MemberID {
+				t.Errorf("v9 rejoin of the static leader: %+v, want generation 1 led by it, its member listed, SkipAssignment", j3)
+			}
+			if s := requestBroker[*kmsg.SyncGroupResponse](t, v9, int(coord), syncRequest("static", j3.MemberID, 1)); s.ErrorCode != 0 {
+				t.Fatalf("sync after skipping the assignment: %+v", s)
+			} else if a := kmsg.NewConsumerMemberAssignment(); a.ReadFrom(s.MemberAssignment) != nil || len(a.Topics) != 1 || a.Topics[0].Partitions[0] != 0 {
+				t.Errorf("the skipped assignment did not keep t-0 with the leader: %x", s.MemberAssignment)
+			}
+
+			// A second static member joins (a rebalance: the leader rejoins).
+			c2 := async(v9b, coord, joinRequest("static", "", "i2"))
+			time.Sleep(50 * time.Millisecond)
+			j4 := join(v9, joinRequest("static", j3.MemberID, "i1"))
+			j5, _ := (<-c2).(*kmsg.JoinGroupResponse)
+			if j4.ErrorCode != 0 || j5 == nil || j5.ErrorCode != 0 || j4.Generation != 2 || j4.LeaderID != j3.MemberID {
+				t.Fatalf("joins of generation 2: %+v, %+v", j4, j5)
+			}
+			s5 := async(v9b, coord, syncRequest("static", j5.MemberID, 2))
+			if s := requestBroker[*kmsg.SyncGroupResponse](t, v9, int(coord), syncRequest("static", j4.MemberID, 2, j4.MemberID, j5.MemberID)); s.ErrorCode != 0 {
+				t.Fatalf("leader's sync of generation 2: %+v", s)
+			}
+			if s, _ := (<-s5).(*kmsg.SyncGroupResponse); s == nil || s.ErrorCode != 0 {
+				t.Fatalf("follower's sync of generation 2: %+v", s)
+			}
+			// The follower comes back at v9: no members, no skipping.
+			j6 := join(v9b, joinRequest("static", "", "i2"))
+			if j6.ErrorCode != 0 || j6.Generation != 2 || j6.LeaderID != j4.MemberID || j6.SkipAssignment || len(j6.Members) != 0 || j6.MemberID == j5.MemberID {
+				t.Errorf("v9 rejoin of a static follower: %+v, want generation 2 led by %s, no members, no SkipAssignment", j6, j4.MemberID)
+			}
+
+			// A static member back with assignors that change the group's
+			// choice rebalances it instead.
+			coord = coordinatorOf(t, v9, "static-2")
+			k1 := join(v9, joinRequest("static-2", "", "i1", "range", "roundrobin"))
+			if k1.ErrorCode != 0 || k1.Protocol == nil || *k1.Protocol != "range" {
+				t.Fatalf("join of static-2: %+v", k1)
+			}
+			if s := requestBroker[*kmsg.SyncGroupResponse](t, v9, int(coord), syncRequest("static-2", k1.MemberID, k1.Generation, k1.MemberID)); s.ErrorCode != 0 {
+				t.Fatalf("sync of static-2: %+v", s)
+			}
+			k2 := join(v9, joinRequest("static-2", "", "i1", "roundrobin", "range"))
+			if k2.ErrorCode != 0 || k2.Generation != k1.Generation+1 || k2.Protocol == nil || *k2.Protocol != "roundrobin" || k2.SkipAssignment {
+				t.Errorf("static rejoin preferring another assignor: %+v, want generation %d with roundrobin", k2, k1.Generation+1)
+			}
+		})
+	}
+}
+
+// groupOf is group's view in the cluster now.
+func groupOf(b *wallBackend, group string) (g core.GroupView) {
+	b.Do(context.Background(), func(c *core.Cluster) {
+		for _, x := range c.Snapshot().Groups {
+			if x.Name == group {
+				g = x
+			}
+		}
+	})
+	return g
+}
+
+// TestFranzGoStaticLeaderRestart: franz-go on 4.0, with every group API
+// at its highest version (JoinGroup v9, OffsetCommit and OffsetFetch v9,
+// FindCoordinator v6): a static member (group.instance.id) reads and
+// commits, closes without leaving the group, and a new client of the
+// same instance takes its place within the session timeout. The group
+// keeps its generation (no rebalance: the leader was told to skip the
+// assignment, KIP-814), and the new client reads on from the committed
+// offsets.
+func TestFranzGoStaticLeaderRestart(t *testing.T) {
+	b, addr := served(t, "4.0", core.CreateTopic{Topic: "t", Partitions: 2, RF: 3})
+	prod := versionClient(t, addr, 3, 0, 0)
+	produceAll(t, prod, "t", 10, "a")
+	member := func() *kgo.Client {
+		cl, err := kgo.NewClient(kgo.SeedBrokers(addrs(addr, 3)...), kgo.ConsumerGroup("static"), kgo.ConsumeTopics("t"),
+			kgo.InstanceID("i1"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.DisableAutoCommit())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cl
+	}
+	first := member()
+	if recs := consume(t, first, 10); len(recs) != 10 {
+		t.Fatalf("first member read %d records", len(recs))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := first.CommitUncommittedOffsets(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before := groupOf(b, "static")
+	first.Close()
+	produceAll(t, prod, "t", 10, "b")
+	second := member()
+	defer second.Close()
+	recs := consume(t, second, 10)
+	for _, r := range recs {
+		if r.Value[0] != 'b' {
+			t.Fatalf("the returning member read %q: not from the committed offsets", r.Value)
+		}
+	}
+	after := groupOf(b, "static")
+	if before.Generation == 0 || after.Generation != before.Generation || after.State != "Stable" || len(after.Members) != 1 || after.Members[0].InstanceID != "i1" {
+		t.Errorf("group before the restart %+v, after %+v: want the same generation, Stable, one member i1", before, after)
 	}
 }
