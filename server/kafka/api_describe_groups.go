@@ -1,6 +1,6 @@
 package kafka
 
-// DescribeGroups (key 15), v0-v5.
+// DescribeGroups (key 15), v0-v6.
 //
 // Answered by the group's coordinator from the group it holds: state,
 // protocol, members with client ids, instance ids (v4+) and their
@@ -8,7 +8,11 @@ package kafka
 // joined, asked of the broker that leads its __consumer_offsets
 // partition, is Dead with no error (GroupCoordinator.handleDescribeGroup
 // returns DeadGroup: "does not exist" for kafka-consumer-groups.sh);
-// asked of another broker it is NOT_COORDINATOR.
+// asked of another broker it is NOT_COORDINATOR, with no message. v6
+// (4.0, KIP-1043) answers that group GROUP_ID_NOT_FOUND instead, state
+// Dead, with the message "Group G not found." (GroupMetadataManager.
+// describeGroups: requestVersion() >= 6; the GroupIdNotFoundException's
+// message).
 
 import (
 	"context"
@@ -18,20 +22,22 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-func init() { register(15, 0, 5, handleDescribeGroups) }
+func init() { register(15, 0, 6, handleDescribeGroups) }
 
 // coordination is what the asked broker coordinates now: its groups,
 // and which partitions of __consumer_offsets it leads (whose groups it
 // would coordinate), by partition number.
 type coordination struct {
-	groups map[string]core.GroupView
-	leads  []bool
+	groups  map[string]core.GroupView
+	leads   []bool
+	version string // the cluster's preset
 }
 
 // coordinated reads the asked broker's coordination from the cluster.
 func coordinated(cx *reqCtx) coordination {
 	co := coordination{groups: map[string]core.GroupView{}}
 	cx.s.backend.Do(context.Background(), func(c *core.Cluster) {
+		co.version = c.Version()
 		snap := c.Snapshot()
 		for _, g := range snap.Groups {
 			if g.Coordinator == cx.broker {
@@ -72,6 +78,10 @@ func handleDescribeGroups(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			if !ok {
 				if co.hosts(name) {
 					rg.State = "Dead" // GroupCoordinator.DeadGroup: no such group
+					if req.Version >= 6 {
+						msg := "Group " + name + " not found."
+						rg.ErrorCode, rg.ErrorMessage = 69, &msg // GROUP_ID_NOT_FOUND
+					}
 				} else {
 					rg.ErrorCode = 16 // NOT_COORDINATOR: this broker does not hold it
 				}

@@ -528,3 +528,123 @@ func TestFranzGoStaticLeaderRestart(t *testing.T) {
 		t.Errorf("group before the restart %+v, after %+v: want the same generation, Stable, one member i1", before, after)
 	}
 }
+
+// listed is the groups a ListGroups answer names, by name: type and state.
+func listed(resp *kmsg.ListGroupsResponse) map[string][2]string {
+	out := map[string][2]string{}
+	for _, g := range resp.Groups {
+		out[g.Group] = [2]string{g.GroupType, g.GroupState}
+	}
+	return out
+}
+
+// TestListGroupsTypes: ListGroups v5 (KIP-848) gives each group its type,
+// "classic" for every group here, and filters by type, case-insensitively:
+// classic keeps them, any other type none. From 3.9 states are matched
+// case-insensitively too (4.0 also trims them), in v4 as well; 2.8 matches
+// them exactly.
+func TestListGroupsTypes(t *testing.T) {
+	for _, tc := range []struct {
+		preset, mode string
+		top          int16
+		insensitive  bool
+		trims        bool
+	}{
+		{"2.8", "zk", 4, false, false},
+		{"3.9", "kraft", 5, true, false},
+		{"4.0", "kraft", 5, true, true},
+	} {
+		t.Run(tc.preset, func(t *testing.T) {
+			b := threeBrokers(t, tc.preset, tc.mode, core.CreateTopic{Topic: "t", Partitions: 1, RF: 3})
+			_, addr := startServer(t, b, 3)
+			cl, v4 := versionClient(t, addr, 3, 16, 0), versionClient(t, addr, 3, 16, 4)
+			coord := coordinatorOf(t, cl, "simple")
+			if resp := requestBroker[*kmsg.OffsetCommitResponse](t, cl, int(coord), commitRequest("simple", "", -1, "t", 1)); resp.Topics[0].Partitions[0].ErrorCode != 0 {
+				t.Fatalf("commit: %+v", resp.Topics)
+			}
+			list := func(cl *kgo.Client, types, states []string) map[string][2]string {
+				t.Helper()
+				req := kmsg.NewPtrListGroupsRequest()
+				req.TypesFilter, req.StatesFilter = types, states
+				return listed(requestBroker[*kmsg.ListGroupsResponse](t, cl, int(coord), req))
+			}
+			if tc.top == 5 {
+				for _, c := range []struct {
+					types []string
+					want  bool
+				}{{nil, true}, {[]string{"Classic"}, true}, {[]string{"consumer"}, false}, {[]string{"share", "CLASSIC"}, true}, {[]string{"nonsense"}, false}} {
+					got := list(cl, c.types, nil)
+					if g, ok := got["simple"]; ok != c.want || ok && g != [2]string{"classic", "Empty"} {
+						t.Errorf("v5 types %q: %v, want the group listed %v as classic and Empty", c.types, got, c.want)
+					}
+				}
+			}
+			for _, c := range []struct {
+				states []string
+				want   bool
+			}{{[]string{"Empty"}, true}, {[]string{"Stable"}, false}, {[]string{"empty"}, tc.insensitive}, {[]string{" Empty "}, tc.trims}} {
+				for _, cc := range []*kgo.Client{cl, v4} {
+					if _, ok := list(cc, nil, c.states)["simple"]; ok != c.want {
+						t.Errorf("states %q: listed %v, want %v", c.states, ok, c.want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestDescribeGroupsV6: a group its coordinator does not have is Dead
+// with no error up to v5 and, from 4.0's v6 (KIP-1043), GROUP_ID_NOT_FOUND
+// with the message "Group G not found."; asked of another broker it is
+// NOT_COORDINATOR, with no message. 3.9 speaks up to v5.
+func TestDescribeGroupsV6(t *testing.T) {
+	for _, tc := range []struct {
+		preset string
+		top    int16
+	}{{"3.9", 5}, {"4.0", 6}} {
+		t.Run(tc.preset, func(t *testing.T) {
+			_, addr := served(t, tc.preset, core.CreateTopic{Topic: "t", Partitions: 1, RF: 3})
+			cl, v5 := versionClient(t, addr, 3, 15, 0), versionClient(t, addr, 3, 15, 5)
+			a, nobody, _, x, y := threeGroups(t, cl)
+			if resp := requestBroker[*kmsg.OffsetCommitResponse](t, cl, int(x), commitRequest(a, "", -1, "t", 1)); resp.Topics[0].Partitions[0].ErrorCode != 0 {
+				t.Fatalf("commit: %+v", resp.Topics)
+			}
+			describe := func(cl *kgo.Client, broker int32, version int16) map[string]kmsg.DescribeGroupsResponseGroup {
+				t.Helper()
+				req := kmsg.NewPtrDescribeGroupsRequest()
+				req.Groups = []string{a, nobody}
+				resp := requestBroker[*kmsg.DescribeGroupsResponse](t, cl, int(broker), req)
+				if resp.Version != version || len(resp.Groups) != 2 {
+					t.Fatalf("DescribeGroups v%d (want v%d): %+v", resp.Version, version, resp.Groups)
+				}
+				out := map[string]kmsg.DescribeGroupsResponseGroup{}
+				for _, g := range resp.Groups {
+					out[g.Group] = g
+				}
+				return out
+			}
+			for _, v := range []int16{5, tc.top} {
+				c := cl
+				if v == 5 {
+					c = v5
+				}
+				got := describe(c, x, v)
+				if g := got[a]; g.ErrorCode != 0 || g.State != "Empty" || g.ErrorMessage != nil {
+					t.Errorf("v%d: %s answered %+v, want Empty with no error", v, a, g)
+				}
+				g := got[nobody]
+				if v < 6 && (g.ErrorCode != 0 || g.State != "Dead" || g.ErrorMessage != nil) {
+					t.Errorf("v%d: a group nobody joined answered %+v, want Dead with no error", v, g)
+				}
+				if v >= 6 && (g.ErrorCode != 69 || g.State != "Dead" || g.ErrorMessage == nil || *g.ErrorMessage != "Group "+nobody+" not found.") {
+					t.Errorf("v%d: a group nobody joined answered %+v, want GROUP_ID_NOT_FOUND, Dead, \"Group %s not found.\"", v, g, nobody)
+				}
+				for name, g := range describe(c, y, v) {
+					if g.ErrorCode != 16 || g.ErrorMessage != nil {
+						t.Errorf("v%d: %s asked of another broker answered %+v, want NOT_COORDINATOR with no message", v, name, g)
+					}
+				}
+			}
+		})
+	}
+}
