@@ -208,11 +208,14 @@ type OffsetFetchRequest struct {
 	Groups        []OffsetFetchGroup     `json:"groups,omitempty"`
 }
 
-// OffsetFetchGroup is one group of a batched OffsetFetch; Partitions nil
-// means every partition the group has committed.
+// OffsetFetchGroup is one group of a batched OffsetFetch: its
+// Partitions, or with All every partition it has committed (a null topic
+// list; the JSON codec reads an empty list as none, so the two need a
+// flag).
 type OffsetFetchGroup struct {
 	Group      string                 `json:"group"`
-	Partitions []OffsetFetchPartition `json:"partitions"`
+	Partitions []OffsetFetchPartition `json:"partitions,omitempty"`
+	All        bool                   `json:"all,omitempty"`
 }
 
 // OffsetFetchPartition names one partition.

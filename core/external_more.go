@@ -320,7 +320,14 @@ func (b offsetFetchBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	resp := &OffsetFetchResponse{Partitions: []OffsetFetchPartitionResponse{}, Groups: make([]OffsetFetchGroupResponse, len(b.r.Groups))}
 	left := len(b.r.Groups)
 	for i, g := range b.r.Groups {
-		x.fetchGroupOffsets(cn, g.Group, g.Partitions, b.r.RequireStable, func(gr *OffsetFetchResponse) {
+		want := g.Partitions
+		switch {
+		case g.All:
+			want = nil
+		case want == nil:
+			want = []OffsetFetchPartition{}
+		}
+		x.fetchGroupOffsets(cn, g.Group, want, b.r.RequireStable, func(gr *OffsetFetchResponse) {
 			resp.Groups[i] = OffsetFetchGroupResponse{Group: g.Group, Error: gr.Error, Partitions: gr.Partitions}
 			if left--; left == 0 {
 				done(&Reply{OffsetFetch: resp})

@@ -99,9 +99,8 @@ func offsetFetchGroups(cx *reqCtx, req *kmsg.OffsetFetchRequest) *plan {
 	}
 	fr := &core.OffsetFetchRequest{RequireStable: req.RequireStable}
 	for _, g := range req.Groups {
-		og := core.OffsetFetchGroup{Group: g.Group}
+		og := core.OffsetFetchGroup{Group: g.Group, All: g.Topics == nil}
 		if g.Topics != nil {
-			og.Partitions = []core.OffsetFetchPartition{}
 			for _, t := range g.Topics {
 				for _, p := range t.Partitions {
 					og.Partitions = append(og.Partitions, core.OffsetFetchPartition{Topic: t.Topic, Partition: p})

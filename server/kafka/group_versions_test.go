@@ -140,9 +140,9 @@ func threeGroups(t *testing.T, cl *kgo.Client) (a, b, c string, x, y int32) {
 // the committed offsets (-1 where none, a topic that does not exist too,
 // metadata "" and leader epoch -1 as nothing else is kept), every
 // committed partition for a null topic list, NOT_COORDINATOR with no
-// topics for a group another broker coordinates. v9's member id and
-// epoch change nothing for a classic group. A request of no group gets
-// no group.
+// topics for a group another broker coordinates, nothing for an empty
+// topic list. v9's member id and epoch change nothing for a classic
+// group. A request of no group gets no group.
 func TestOffsetFetchGroups(t *testing.T) {
 	for _, preset := range []string{"3.9", "4.0"} {
 		t.Run(preset, func(t *testing.T) {
@@ -230,6 +230,13 @@ func TestOffsetFetchGroups(t *testing.T) {
 							break
 						}
 					}
+				}
+				empty := kmsg.NewPtrOffsetFetchRequest()
+				ge := kmsg.NewOffsetFetchRequestGroup()
+				ge.Group, ge.Topics = a, []kmsg.OffsetFetchRequestGroupTopic{} // no topics: nothing, unlike null
+				empty.Groups = append(empty.Groups, ge)
+				if r := requestBroker[*kmsg.OffsetFetchResponse](t, cl, int(x), empty); len(r.Groups) != 1 || r.Groups[0].ErrorCode != 0 || len(r.Groups[0].Topics) != 0 {
+					t.Errorf("v%d: a group asked for no topics answered %+v", version, r.Groups)
 				}
 				none := requestBroker[*kmsg.OffsetFetchResponse](t, cl, int(x), kmsg.NewPtrOffsetFetchRequest())
 				if none.Version != version || len(none.Groups) != 0 || len(none.Topics) != 0 {
