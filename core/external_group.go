@@ -98,8 +98,10 @@ type SyncGroupRequest struct {
 }
 
 // MaxRawAssignmentBytes bounds a SyncGroupRequest's Raw, all members'
-// together.
-const MaxRawAssignmentBytes = 1 << 20
+// together: what a group keeps as sent (a larger one is re-encoded from
+// its partitions), ample for an assignment of tens of thousands of
+// partitions.
+const MaxRawAssignmentBytes = 256 << 10
 
 // SyncGroupResponse is this member's assignment; Raw is its bytes as the
 // leader sent them, when it sent them (SyncGroupRequest.Raw).
