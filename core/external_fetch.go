@@ -15,15 +15,23 @@ func checkFetch(req *FetchRequest) error {
 	if req.ByTopicID {
 		return checkFetchByID(req)
 	}
-	seen := map[partKey]bool{}
-	for _, fp := range req.Partitions {
-		k := partKey{fp.Topic, fp.Partition}
+	if fp, dup := listedTwice(req.Partitions, func(fp FetchPartition) partKey { return partKey{fp.Topic, fp.Partition} }); dup {
+		return fmt.Errorf("partition %s-%d listed twice", fp.Topic, fp.Partition)
+	}
+	return nil
+}
+
+// listedTwice is the first partition of ps whose key an earlier one has.
+func listedTwice[K comparable](ps []FetchPartition, key func(FetchPartition) K) (FetchPartition, bool) {
+	seen := make(map[K]bool, len(ps))
+	for _, fp := range ps {
+		k := key(fp)
 		if seen[k] {
-			return fmt.Errorf("partition %s-%d listed twice", fp.Topic, fp.Partition)
+			return fp, true
 		}
 		seen[k] = true
 	}
-	return nil
+	return FetchPartition{}, false
 }
 
 // fetch translates a FetchRequest for handleFetch and its answer back.

@@ -39,13 +39,8 @@ type idPartKey struct {
 // its topics by id: the names are the listener's guesses, the ids
 // identify.
 func checkFetchByID(req *FetchRequest) error {
-	seen := map[idPartKey]bool{}
-	for _, fp := range req.Partitions {
-		k := idPartKey{fp.TopicID, fp.Partition}
-		if seen[k] {
-			return fmt.Errorf("partition %x-%d listed twice", fp.TopicID, fp.Partition)
-		}
-		seen[k] = true
+	if fp, dup := listedTwice(req.Partitions, func(fp FetchPartition) idPartKey { return idPartKey{fp.TopicID, fp.Partition} }); dup {
+		return fmt.Errorf("partition %x-%d listed twice", fp.TopicID, fp.Partition)
 	}
 	return nil
 }
