@@ -54,13 +54,22 @@ func kafkaClientHosts(s *scene.Scene) ([]string, map[string]string) {
 }
 
 // labelSoftware is the software a Kafka client's label names after API
-// and version ("Fetch v12 kgo/v1.22.3" -> "kgo/v1.22.3"), "" if none.
+// and version ("Fetch v12 kgo/v1.22.3" -> "kgo/v1.22.3"), without the
+// request's own key=value notes that may follow it (a fetch session's
+// "session=81 epoch=4"), "" if none.
 func labelSoftware(label string) string {
 	f := strings.Fields(label)
-	if len(f) >= 3 && strings.HasPrefix(f[1], "v") {
-		return strings.Join(f[2:], " ")
+	if len(f) < 3 || !strings.HasPrefix(f[1], "v") {
+		return ""
 	}
-	return ""
+	sw := f[2:]
+	for i, w := range sw {
+		if strings.Contains(w, "=") {
+			sw = sw[:i]
+			break
+		}
+	}
+	return strings.Join(sw, " ")
 }
 
 // layoutKafkaClients places the real Kafka clients in the top row r from

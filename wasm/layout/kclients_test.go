@@ -46,3 +46,20 @@ func TestKafkaClientBox(t *testing.T) {
 		t.Fatal("a client box without its traffic")
 	}
 }
+
+// TestLabelSoftware: the client box names the software only, not the
+// notes a request's label carries after it (a fetch session's id and
+// epoch), which changed with every fetch and showed cut off in the box.
+func TestLabelSoftware(t *testing.T) {
+	for label, want := range map[string]string{
+		"Fetch v17 kgo/v1.22.3 session=234888380 epoch=45": "kgo/v1.22.3",
+		"Produce v10 kgo/v1.22.3":                          "kgo/v1.22.3",
+		"ApiVersions v3 librdkafka/2.0.2":                  "librdkafka/2.0.2",
+		"Fetch v11":                                        "",
+		"getData /brokers/ids":                             "",
+	} {
+		if got := labelSoftware(label); got != want {
+			t.Errorf("labelSoftware(%q) = %q, want %q", label, got, want)
+		}
+	}
+}
