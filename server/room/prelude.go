@@ -1,7 +1,5 @@
 package room
 
-import "github.com/kafkasim/kafkasim/core/scenario"
-
 // LocalNetwork is the Prelude of the room `kafkasim serve` serves to real
 // Kafka clients: a simulated network as fast as the clock can make it,
 // one virtual millisecond a hop (net.latency.ms has no finer step),
@@ -13,17 +11,3 @@ import "github.com/kafkasim/kafkasim/core/scenario"
 // of the 2 ms default that scenarios, lessons and the browser app keep.
 // A scenario that sets net.latency.ms itself keeps its own.
 const LocalNetwork = "set net.latency.ms=1\n"
-
-// parsePrelude parses a Prelude: steps only, no cluster line.
-func parsePrelude(src string) ([]scenario.Step, error) {
-	sc, err := scenario.Parse(src)
-	if err != nil {
-		return nil, err
-	}
-	for _, st := range sc.Steps {
-		if st.Cluster != nil {
-			return nil, &scenario.Error{Line: st.Line, Col: 1, Msg: "a prelude cannot make a cluster"}
-		}
-	}
-	return sc.Steps, nil
-}

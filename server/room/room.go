@@ -164,7 +164,7 @@ func New(cfg Config) (*Room, error) {
 	}
 	r.st.init(r, speed)
 	if cfg.Prelude != "" {
-		pre, err := parsePrelude(cfg.Prelude)
+		pre, err := ParseCommands(cfg.Prelude) // steps as a command message has them: no cluster line
 		if err != nil {
 			return nil, err
 		}
