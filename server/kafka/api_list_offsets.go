@@ -62,14 +62,11 @@ func handleListOffsets(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			if k < len(tiered) && tiered[k] && p.Error == "" {
 				p.Offset, p.LeaderEpoch, p.Timestamp = -1, -1, -1 // nothing in remote storage
 			}
-			i, ok := byTopic[p.Topic]
-			if !ok {
-				i = len(resp.Topics)
-				byTopic[p.Topic] = i
+			i := topicAt(byTopic, &resp.Topics, p.Topic, func(t string) kmsg.ListOffsetsResponseTopic {
 				rt := kmsg.NewListOffsetsResponseTopic()
-				rt.Topic = p.Topic
-				resp.Topics = append(resp.Topics, rt)
-			}
+				rt.Topic = t
+				return rt
+			})
 			rp := kmsg.NewListOffsetsResponseTopicPartition()
 			rp.Partition, rp.ErrorCode, rp.Offset, rp.LeaderEpoch, rp.Timestamp = p.Partition, errCode(p.Error), p.Offset, p.LeaderEpoch, p.Timestamp
 			if p.Offset >= 0 && p.Timestamp != -1 {

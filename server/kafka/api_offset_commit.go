@@ -37,14 +37,11 @@ func handleOffsetCommit(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		byTopic := map[string]int{}
 		for _, p := range rep.OffsetCommit.Partitions {
-			i, ok := byTopic[p.Topic]
-			if !ok {
-				i = len(resp.Topics)
-				byTopic[p.Topic] = i
+			i := topicAt(byTopic, &resp.Topics, p.Topic, func(t string) kmsg.OffsetCommitResponseTopic {
 				rt := kmsg.NewOffsetCommitResponseTopic()
-				rt.Topic = p.Topic
-				resp.Topics = append(resp.Topics, rt)
-			}
+				rt.Topic = t
+				return rt
+			})
 			rp := kmsg.NewOffsetCommitResponseTopicPartition()
 			rp.Partition, rp.ErrorCode = p.Partition, errCode(p.Error)
 			resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, rp)

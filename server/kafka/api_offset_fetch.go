@@ -64,14 +64,11 @@ func handleOffsetFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		byTopic := map[string]int{}
 		add := func(topic string, part int32, off int64, code int16) {
-			i, ok := byTopic[topic]
-			if !ok {
-				i = len(resp.Topics)
-				byTopic[topic] = i
+			i := topicAt(byTopic, &resp.Topics, topic, func(t string) kmsg.OffsetFetchResponseTopic {
 				rt := kmsg.NewOffsetFetchResponseTopic()
-				rt.Topic = topic
-				resp.Topics = append(resp.Topics, rt)
-			}
+				rt.Topic = t
+				return rt
+			})
 			rp := kmsg.NewOffsetFetchResponseTopicPartition()
 			rp.Partition, rp.Offset, rp.ErrorCode, rp.LeaderEpoch, rp.Metadata = part, off, code, -1, &noMetadata
 			resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, rp)
@@ -119,14 +116,11 @@ func offsetFetchGroups(cx *reqCtx, req *kmsg.OffsetFetchRequest) *plan {
 			rg.Group, rg.ErrorCode = g.Group, errCode(g.Error)
 			byTopic := map[string]int{}
 			for _, p := range g.Partitions {
-				i, ok := byTopic[p.Topic]
-				if !ok {
-					i = len(rg.Topics)
-					byTopic[p.Topic] = i
+				i := topicAt(byTopic, &rg.Topics, p.Topic, func(t string) kmsg.OffsetFetchResponseGroupTopic {
 					rt := kmsg.NewOffsetFetchResponseGroupTopic()
-					rt.Topic = p.Topic
-					rg.Topics = append(rg.Topics, rt)
-				}
+					rt.Topic = t
+					return rt
+				})
 				rp := kmsg.NewOffsetFetchResponseGroupTopicPartition()
 				rp.Partition, rp.Offset, rp.ErrorCode, rp.LeaderEpoch, rp.Metadata = p.Partition, p.Offset, errCode(p.Error), -1, &noMetadata
 				rg.Topics[i].Partitions = append(rg.Topics[i].Partitions, rp)

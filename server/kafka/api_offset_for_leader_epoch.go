@@ -32,14 +32,11 @@ func handleOffsetForLeaderEpoch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		byTopic := map[string]int{}
 		for _, p := range rep.OffsetForLeaderEpoch.Partitions {
-			i, ok := byTopic[p.Topic]
-			if !ok {
-				i = len(resp.Topics)
-				byTopic[p.Topic] = i
+			i := topicAt(byTopic, &resp.Topics, p.Topic, func(t string) kmsg.OffsetForLeaderEpochResponseTopic {
 				rt := kmsg.NewOffsetForLeaderEpochResponseTopic()
-				rt.Topic = p.Topic
-				resp.Topics = append(resp.Topics, rt)
-			}
+				rt.Topic = t
+				return rt
+			})
 			rp := kmsg.NewOffsetForLeaderEpochResponseTopicPartition()
 			rp.Partition, rp.ErrorCode, rp.LeaderEpoch, rp.EndOffset = p.Partition, errCode(p.Error), p.LeaderEpoch, p.EndOffset
 			if follower {

@@ -40,12 +40,9 @@ func encodeSubscription(m core.JoinGroupMember) []byte {
 	}
 	idx := map[string]int{}
 	for _, o := range m.Owned {
-		i, ok := idx[o.Topic]
-		if !ok {
-			i = len(s.OwnedPartitions)
-			idx[o.Topic] = i
-			s.OwnedPartitions = append(s.OwnedPartitions, kmsg.ConsumerMemberMetadataOwnedPartition{Topic: o.Topic})
-		}
+		i := topicAt(idx, &s.OwnedPartitions, o.Topic, func(t string) kmsg.ConsumerMemberMetadataOwnedPartition {
+			return kmsg.ConsumerMemberMetadataOwnedPartition{Topic: t}
+		})
 		s.OwnedPartitions[i].Partitions = append(s.OwnedPartitions[i].Partitions, o.Partition)
 	}
 	return s.AppendTo(nil)
@@ -75,12 +72,9 @@ func encodeAssignment(parts []core.GroupPartition) []byte {
 	a.Version = 1
 	idx := map[string]int{}
 	for _, p := range parts {
-		i, ok := idx[p.Topic]
-		if !ok {
-			i = len(a.Topics)
-			idx[p.Topic] = i
-			a.Topics = append(a.Topics, kmsg.ConsumerMemberAssignmentTopic{Topic: p.Topic})
-		}
+		i := topicAt(idx, &a.Topics, p.Topic, func(t string) kmsg.ConsumerMemberAssignmentTopic {
+			return kmsg.ConsumerMemberAssignmentTopic{Topic: t}
+		})
 		a.Topics[i].Partitions = append(a.Topics[i].Partitions, p.Partition)
 	}
 	if a.Topics == nil {
