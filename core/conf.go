@@ -29,6 +29,7 @@ type brokerConf struct {
 	autoCreate         bool
 	deleteTopicEnable  bool
 	latency, jitter    int64
+	clientLatency      int64 // -1: latency
 	dirtyExpireMs      int64
 	writebackMs        int64
 }
@@ -60,6 +61,7 @@ func newBrokerConf(s settings) brokerConf {
 		autoCreate:         s.bool("auto.create.topics.enable"),
 		deleteTopicEnable:  s.bool("delete.topic.enable"),
 		latency:            s.int("net.latency.ms"),
+		clientLatency:      s.int("net.client.latency.ms"),
 		jitter:             s.int("net.jitter.ms"),
 		dirtyExpireMs:      s.int("os.dirty.expire.ms"),
 		writebackMs:        s.int("os.writeback.interval.ms"),

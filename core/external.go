@@ -149,6 +149,7 @@ func (x *extConns) open(cmd OpenConn) error {
 			return fmt.Errorf("host %q is already taken by a simulated host", hostName)
 		}
 		h = &extHost{node: c.net.add(hostName, nil)}
+		h.node.outside = true
 		x.hosts[hostName] = h
 	}
 	h.conns++

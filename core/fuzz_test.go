@@ -183,7 +183,8 @@ var (
 		"segment.bytes", "log.segment.bytes", "retention.ms", "flush.messages",
 		"partition.assignment.strategy", "enable.auto.commit",
 		"auto.offset.reset", "session.timeout.ms", "heartbeat.interval.ms",
-		"group.instance.id", "poll", "os.dirty.expire.ms", "no.such.key"}
+		"group.instance.id", "poll", "os.dirty.expire.ms", "no.such.key",
+		"net.client.latency.ms"}
 	fuzzValues = []string{"0", "1", "2", "3", "-1", "all", "true", "false",
 		"100", "1000", "earliest", "latest", "manual", "auto", "roundrobin",
 		"sticky", "cooperative-sticky", "range", "14", "x", ""}

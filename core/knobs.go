@@ -171,7 +171,13 @@ var knobs = map[string]knob{
 	"group.instance.id":                     {scopeConsumer, "", text255},
 	"poll":                                  {scopeConsumer, "auto", oneOf("auto", "manual")},
 	// the simulator's own
-	"net.latency.ms":           {scopeSim, "2", intIn(1, 3600000)}, // >= 1: every round trip takes virtual time
+	"net.latency.ms": {scopeSim, "2", intIn(1, 3600000)}, // >= 1: every round trip takes virtual time
+	// net.client.latency.ms is a real client's links' one-way latency:
+	// -1 is net.latency.ms's; 0 leaves the real link's own (a TCP
+	// connection's) as the only latency. A real client sends its next
+	// request only after it read an answer over that link, so no
+	// round trip can repeat within one virtual instant.
+	"net.client.latency.ms":    {scopeSim, "-1", intIn(-1, 3600000)},
 	"net.jitter.ms":            {scopeSim, "0", intIn(0, 3600000)},
 	"os.dirty.expire.ms":       {scopeSim, "30000", intIn(0, math.MaxInt32)},
 	"os.writeback.interval.ms": {scopeSim, "5000", intIn(1, math.MaxInt32)},

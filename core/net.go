@@ -11,7 +11,10 @@ type node struct {
 	id     int
 	name   string
 	broker *Broker // set for brokers
-	out    []*link // links from this host by the other end's id: network.links' entries, cached
+	// outside marks a real client's host (a Kafka or ZooKeeper client
+	// outside the simulation): its links take net.client.latency.ms.
+	outside bool
+	out     []*link // links from this host by the other end's id: network.links' entries, cached
 }
 
 // link is the one-way path between two hosts. Delivery on a link is FIFO,
@@ -103,7 +106,7 @@ func (n *network) send(from, to *node, kind string, deliver, refused func()) {
 func (n *network) sendLabelled(from, to *node, kind, conn, label string, deliver, refused func()) {
 	c := n.c
 	l := n.link(from, to)
-	lat := c.bc.latency + l.delay
+	lat := n.latency(from, to, l)
 	if c.bc.jitter > 0 {
 		lat += c.rng.Int63n(c.bc.jitter + 1)
 	}
@@ -129,6 +132,17 @@ func (n *network) sendLabelled(from, to *node, kind, conn, label string, deliver
 	c.scheduled(c.sched.pushMsg(at, m))
 }
 
+// latency is the one-way latency of link l from from to to before
+// jitter: net.latency.ms, or net.client.latency.ms (when not -1) if
+// either end is a real client's host, plus the link's `net delay`.
+func (n *network) latency(from, to *node, l *link) int64 {
+	bc := &n.c.bc
+	if bc.clientLatency >= 0 && (from.outside || to.outside) {
+		return bc.clientLatency + l.delay
+	}
+	return bc.latency + l.delay
+}
+
 func (n *network) arrive(m *message) {
 	c := n.c
 	switch {
@@ -140,7 +154,7 @@ func (n *network) arrive(m *message) {
 		b := m.to.broker
 		if b.state == stateCrashed && m.refused != nil && !n.cut(m.to, m.from) {
 			n.drop(m, "connection refused (broker down)")
-			back := c.bc.latency + n.link(m.to, m.from).delay
+			back := n.latency(m.to, m.from, n.link(m.to, m.from))
 			c.after(back, m.refused)
 			return
 		}

@@ -177,7 +177,9 @@ func (z *zkTree) clientNode() *node {
 	if nd := z.c.net.byName[ZKClientHost]; nd != nil {
 		return nd
 	}
-	return z.c.net.add(ZKClientHost, nil)
+	nd := z.c.net.add(ZKClientHost, nil)
+	nd.outside = true
+	return nd
 }
 
 // negotiate clamps a requested session timeout as the server does.
@@ -528,7 +530,7 @@ func clientName(conn string) string {
 func (n *network) sendFixed(from, to *node, m zkMsg, deliver func()) {
 	c := n.c
 	l := n.link(from, to)
-	lat := c.bc.latency + l.delay
+	lat := n.latency(from, to, l)
 	if m.jitter && c.bc.jitter > 0 {
 		lat += c.rng.Int63n(c.bc.jitter + 1)
 	}

@@ -65,7 +65,7 @@ func TestServeLocalNetwork(t *testing.T) {
 	web, _, stop := serveAt(t, "--kafka-listen", "off")
 	defer stop()
 	code, hist, errs := runCtl(t, web, "", "history")
-	if code != 0 || !strings.Contains(hist, "set net.latency.ms=1") {
+	if code != 0 || !strings.Contains(hist, "set net.latency.ms=1 net.client.latency.ms=0") {
 		t.Fatalf("the default room's history (exit %d, %s) does not set the local network:\n%s", code, errs, hist)
 	}
 	code, out, errs := runCtl(t, web, "", "create", "-json")

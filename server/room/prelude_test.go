@@ -32,7 +32,7 @@ func TestPreludeRunsBeforeEveryScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(h.Ksim, "set net.latency.ms=1") {
+	if !strings.Contains(h.Ksim, "set net.latency.ms=1 net.client.latency.ms=0") {
 		t.Fatalf("the exported history does not carry the prelude:\n%s", h.Ksim)
 	}
 	if err := r.Load(ctx, "own", "cluster brokers=3 seed=2\nset net.latency.ms=5\n"); err != nil {
