@@ -11,19 +11,22 @@ type offsetFetchReq struct {
 }
 
 // offsetFetchResult is an OffsetFetch response: each partition's committed
-// offset (-1: none), the partitions to answer UNSTABLE_OFFSET_COMMIT
-// (with offset -1 on the wire; offsets still holds what the group last
-// committed there), or a group-level error name in err (NOT_COORDINATOR...).
+// offset (-1: none) and what was committed with it, the partitions to
+// answer UNSTABLE_OFFSET_COMMIT (with offset -1 on the wire; offsets
+// still holds what the group last committed there), or a group-level
+// error name in err (NOT_COORDINATOR...).
 type offsetFetchResult struct {
 	offsets  map[*Partition]int64
+	meta     map[*Partition]commitMeta // the offsets' metadata and leader epochs, where they have any
 	unstable map[*Partition]bool
 	err      string
 }
 
 // handleOffsetCommit is GroupCoordinator.handleCommitOffsets: respond gets
 // "" or an error name once the offsets are stored in __consumer_offsets
-// (acks=all) or refused.
-func (b *Broker) handleOffsetCommit(req commitReq, respond func(string)) {
+// (acks=all) or refused, and the partitions answered
+// OFFSET_METADATA_TOO_LARGE instead (coordinator.commitOffsets).
+func (b *Broker) handleOffsetCommit(req commitReq, respond func(err string, tooLarge map[*Partition]bool)) {
 	b.groups.commitOffsets(req, respond)
 }
 

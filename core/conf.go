@@ -21,6 +21,7 @@ type brokerConf struct {
 	offsetsCommitMs    int64
 	offsetsRetentionMs int64 // offsets.retention.minutes in ms
 	offsetsCheckMs     int64 // offsets.retention.check.interval.ms
+	offsetMetadataMax  int   // offset.metadata.max.bytes: a commit's metadata, in Java chars
 	initialRebalanceMs int64
 	minSessionMs       int64
 	maxSessionMs       int64
@@ -53,6 +54,7 @@ func newBrokerConf(s settings) brokerConf {
 		offsetsCommitMs:    s.int("offsets.commit.timeout.ms"),
 		offsetsRetentionMs: s.int("offsets.retention.minutes") * 60_000,
 		offsetsCheckMs:     s.int("offsets.retention.check.interval.ms"),
+		offsetMetadataMax:  int(s.int("offset.metadata.max.bytes")),
 		initialRebalanceMs: s.int("group.initial.rebalance.delay.ms"),
 		minSessionMs:       s.int("group.min.session.timeout.ms"),
 		maxSessionMs:       s.int("group.max.session.timeout.ms"),

@@ -178,7 +178,7 @@ func (m *member) sendCommit(done func(string)) {
 		}
 	}
 	k.send(b, "OffsetCommit", func() {
-		b.handleOffsetCommit(req, func(err string) {
+		b.handleOffsetCommit(req, func(err string, _ map[*Partition]bool) { // no metadata: nothing too large
 			k.reply(b, "OffsetCommitResponse", func() {
 				finish(err)
 				if err == "NOT_COORDINATOR" {

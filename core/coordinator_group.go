@@ -39,10 +39,11 @@ type group struct {
 	pending    map[string]string // MEMBER_ID_REQUIRED member ids -> client
 	static     map[string]string // group.instance.id -> member id
 	offsets    map[*Partition]int64
-	joinGen    int        // identifies the current delayed join
-	initial    bool       // the current join is the initial delayed join
-	newMember  bool       // GroupMetadata.newMemberAdded: the initial delay takes one more step
-	prevState  groupState // the state before the current one (ClassicGroup.previousState)
+	meta       map[*Partition]commitMeta // offsets' metadata and leader epochs, where committed with any
+	joinGen    int                       // identifies the current delayed join
+	initial    bool                      // the current join is the initial delayed join
+	newMember  bool                      // GroupMetadata.newMemberAdded: the initial delay takes one more step
+	prevState  groupState                // the state before the current one (ClassicGroup.previousState)
 	// writing: offset commits being appended to __consumer_offsets, per
 	// partition (GroupMetadata.pendingOffsetCommits)
 	writing map[*Partition]int

@@ -2,19 +2,22 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/kafkasim/kafkasim/core/log"
 )
 
 // commitReq is an OffsetCommit request; generation -1 is a commit from a
-// consumer outside the group protocol. kip848: OffsetCommit v9+.
+// consumer outside the group protocol. kip848: OffsetCommit v9+. meta is
+// each partition's committed metadata and leader epoch, where it has any.
 type commitReq struct {
 	group      string
 	memberID   string
 	generation int
 	kip848     bool
 	offsets    map[*Partition]int64
+	meta       map[*Partition]commitMeta
 	order      []*Partition
 }
 
@@ -23,8 +26,14 @@ type commitReq struct {
 // (acks=all), then remember them. A group the coordinator does not have
 // is made (a "simple" group) only for a commit without a generation; one
 // with a generation comes from a member of a group that is gone and is
-// refused, and no group is left behind.
-func (co *coordinator) commitOffsets(req commitReq, done func(string)) {
+// refused, and no group is left behind. done gets the request's error
+// and, when the request passed validation, the partitions whose metadata
+// was too long: GroupMetadataManager.storeOffsets leaves them out of the
+// write and answers them OFFSET_METADATA_TOO_LARGE whatever the write's
+// outcome, and answers every partition so, writing nothing, when none is
+// left (4.0's OffsetMetadataManager.commitOffset the same, per
+// partition).
+func (co *coordinator) commitOffsets(req commitReq, done func(err string, tooLarge map[*Partition]bool)) {
 	g, err := co.lookup(req.group, req.generation < 0)
 	if err == "GROUP_ID_NOT_FOUND" {
 		// 4.0's OffsetMetadataManager.validateOffsetCommit: GROUP_ID_NOT_FOUND
@@ -37,49 +46,76 @@ func (co *coordinator) commitOffsets(req commitReq, done func(string)) {
 		}
 	}
 	if err != "" {
-		done(err)
+		done(err, nil)
 		return
 	}
 	if err := g.validateCommit(req); err != "" {
-		done(err)
+		done(err, nil)
 		return
 	}
-	if len(req.order) == 0 {
-		done("")
+	tooLarge, order := co.filterMetadata(req)
+	if len(order) == 0 {
+		if len(tooLarge) > 0 {
+			done("OFFSET_METADATA_TOO_LARGE", tooLarge)
+			return
+		}
+		done("", nil)
 		return
 	}
-	recs := make([]log.Record, 0, len(req.order))
-	for _, p := range req.order {
-		recs = append(recs, log.Record{Key: "offset", Value: offsetValue(g.id, p, req.offsets[p]), HasKey: true})
+	recs := make([]log.Record, 0, len(order))
+	for _, p := range order {
+		recs = append(recs, commitRecord(g.id, p, req.offsets[p], req.meta[p]))
 	}
 	if g.writing == nil {
 		g.writing = map[*Partition]int{}
 	}
-	for _, p := range req.order {
+	for _, p := range order {
 		g.writing[p]++
 	}
 	at := co.b.c.now // OffsetAndMetadata.commitTimestamp
 	co.appendInternalAt(g.p, recs, func(e string, base int64) {
-		for _, p := range req.order { // written or failed: no longer pending
+		for _, p := range order { // written or failed: no longer pending
 			if g.writing[p]--; g.writing[p] <= 0 {
 				delete(g.writing, p)
 			}
 		}
 		if e == "" && co.groups[g.id] == g {
-			for i, p := range req.order {
+			for i, p := range order {
 				if p.Topic.gone() {
 					continue // deleted while the commit was written (GroupMetadata.removeOffsets dropped it)
 				}
 				old, had := g.offsets[p]
 				g.offsets[p] = req.offsets[p]
 				g.committedAt[p] = at
+				g.setMeta(p, req.meta[p])
 				co.b.c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: req.offsets[p], At: co.b.c.now, Log: g.p.Name, LogOffset: base + int64(i), Gen: p.Topic.gen})
 				co.b.c.emit(Event{Type: EvCommit, Group: g.id, Partition: p.Name, Offset: req.offsets[p], Broker: co.b.ID,
 					Detail: fmt.Sprintf("stored in %s", g.p.Name), Minor: had && old == req.offsets[p]})
 			}
 		}
-		done(e)
+		done(e, tooLarge)
 	})
+}
+
+// filterMetadata splits req's partitions into those whose metadata is
+// too long (GroupMetadataManager.validateOffsetMetadataLength) and the
+// rest, in request order, which are written.
+func (co *coordinator) filterMetadata(req commitReq) (tooLarge map[*Partition]bool, order []*Partition) {
+	order = req.order
+	for i, p := range req.order {
+		if !co.metadataTooLarge(req.meta[p].metadata) {
+			if tooLarge != nil {
+				order = append(order, p)
+			}
+			continue
+		}
+		if tooLarge == nil {
+			tooLarge = map[*Partition]bool{}
+			order = slices.Clone(req.order[:i])
+		}
+		tooLarge[p] = true
+	}
+	return tooLarge, order
 }
 
 // fetchOffsets answers committed offsets (-1 where none). With
@@ -103,11 +139,11 @@ func (co *coordinator) fetchOffsets(groupID string, parts []*Partition, requireS
 				respond(offsetFetchResult{err: "NOT_COORDINATOR"})
 				return
 			}
-			respond(offsetFetchResult{offsets: co.committed(groupID, parts)})
+			respond(offsetFetchResult{offsets: co.committed(groupID, parts), meta: co.committedMeta(groupID, parts)})
 		})
 		return
 	}
-	res := offsetFetchResult{offsets: co.committed(groupID, parts)}
+	res := offsetFetchResult{offsets: co.committed(groupID, parts), meta: co.committedMeta(groupID, parts)}
 	if g := co.groups[groupID]; requireStable && g != nil {
 		for _, tp := range parts {
 			if g.writing[tp] > 0 {
@@ -132,6 +168,25 @@ func (co *coordinator) committed(groupID string, parts []*Partition) map[*Partit
 			if off, ok := g.offsets[tp]; ok {
 				out[tp] = off
 			}
+		}
+	}
+	return out
+}
+
+// committedMeta is the metadata and leader epoch committed with the
+// group's offsets of parts, for those that have any.
+func (co *coordinator) committedMeta(groupID string, parts []*Partition) map[*Partition]commitMeta {
+	g := co.groups[groupID]
+	if g == nil || len(g.meta) == 0 {
+		return nil
+	}
+	var out map[*Partition]commitMeta
+	for _, tp := range parts {
+		if m, ok := g.meta[tp]; ok {
+			if out == nil {
+				out = map[*Partition]commitMeta{}
+			}
+			out[tp] = m
 		}
 	}
 	return out

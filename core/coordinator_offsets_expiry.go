@@ -54,6 +54,7 @@ func (co *coordinator) removeOffsets(g *group, parts []*Partition) {
 	for _, p := range parts {
 		delete(g.offsets, p)
 		delete(g.committedAt, p)
+		delete(g.meta, p)
 		recs = append(recs, log.Record{Key: "offset", Value: g.id + "/" + p.Name + "=" + tombstone, HasKey: true})
 	}
 	if g.state == gsEmpty && len(g.offsets) == 0 && len(g.writing) == 0 {

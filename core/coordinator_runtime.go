@@ -82,6 +82,10 @@ type memberRecord struct {
 func (co *coordinator) replay(p *Partition, rec log.Record, ts int64) {
 	switch rec.Key {
 	case "offset":
+		if strings.HasPrefix(rec.Value, "{") {
+			co.replayOffsetRecord(p, rec.Value, ts)
+			return
+		}
 		eq := strings.LastIndexByte(rec.Value, '=')
 		sl := strings.LastIndexByte(rec.Value[:max(eq, 0)], '/')
 		if eq < 0 || sl < 0 {
@@ -95,6 +99,7 @@ func (co *coordinator) replay(p *Partition, rec log.Record, ts int64) {
 			if g := co.groups[rec.Value[:sl]]; g != nil {
 				delete(g.offsets, tp)
 				delete(g.committedAt, tp)
+				delete(g.meta, tp)
 			}
 			return
 		}
@@ -105,6 +110,7 @@ func (co *coordinator) replay(p *Partition, rec log.Record, ts int64) {
 		g := co.replayGroup(p, rec.Value[:sl])
 		g.offsets[tp] = off
 		g.committedAt[tp] = ts
+		delete(g.meta, tp)
 	case "group":
 		if id, ok := strings.CutSuffix(rec.Value, "="+tombstone); ok && !strings.HasPrefix(rec.Value, "{") {
 			delete(co.groups, id)

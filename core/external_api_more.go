@@ -171,11 +171,18 @@ type OffsetCommitRequest struct {
 	KIP848     bool                    `json:"kip848,omitempty"`
 }
 
-// OffsetCommitPartition is one offset to commit.
+// OffsetCommitPartition is one offset to commit, with its committed
+// metadata (OffsetCommit v2+ here; null and "" are both Kafka's
+// OffsetAndMetadata.NoMetadata) and committed leader epoch (v6+; nil for
+// -1, none: Kafka stores Optional.empty). The coordinator keeps both with
+// the offset and OffsetFetch answers them; metadata longer than
+// offset.metadata.max.bytes is OFFSET_METADATA_TOO_LARGE.
 type OffsetCommitPartition struct {
-	Topic     string `json:"topic"`
-	Partition int32  `json:"partition"`
-	Offset    int64  `json:"offset"`
+	Topic       string `json:"topic"`
+	Partition   int32  `json:"partition"`
+	Offset      int64  `json:"offset"`
+	Metadata    string `json:"metadata,omitempty"`
+	LeaderEpoch *int32 `json:"leaderEpoch,omitempty"`
 }
 
 // OffsetCommitResponse has each partition's error, in request order.
@@ -242,12 +249,16 @@ type OffsetFetchGroupResponse struct {
 	Partitions []OffsetFetchPartitionResponse `json:"partitions"`
 }
 
-// OffsetFetchPartitionResponse is one partition's committed offset.
+// OffsetFetchPartitionResponse is one partition's committed offset with
+// the metadata and leader epoch committed with it ("" and -1 when none,
+// as for a partition with no offset).
 type OffsetFetchPartitionResponse struct {
-	Topic     string `json:"topic"`
-	Partition int32  `json:"partition"`
-	Error     string `json:"error,omitempty"`
-	Offset    int64  `json:"offset"`
+	Topic       string `json:"topic"`
+	Partition   int32  `json:"partition"`
+	Error       string `json:"error,omitempty"`
+	Offset      int64  `json:"offset"`
+	Metadata    string `json:"metadata,omitempty"`
+	LeaderEpoch int32  `json:"leaderEpoch"`
 }
 
 // OtherRequest is a request the core does not model (ApiVersions,

@@ -62,3 +62,61 @@ func TestExternalCommitValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestExternalCommitMetadata: an OffsetCommit's metadata and leader
+// epoch are written with the offset to __consumer_offsets and answered
+// by OffsetFetch, also by the next coordinator, which reads them back
+// from the log; a later commit without them clears them (its
+// OffsetAndMetadata has none); metadata past offset.metadata.max.bytes
+// is OFFSET_METADATA_TOO_LARGE and leaves what was committed.
+func TestExternalCommitMetadata(t *testing.T) {
+	c := extCluster(t)
+	apply(t, c, core.Set{Configs: map[string]string{"offset.metadata.max.bytes": "8"}})
+	coordinatorConn(t, c, "k", "g")
+	corr := int32(100)
+	commit := func(conn string, off int64, meta string, epoch *int32) string {
+		t.Helper()
+		corr++
+		r := reply(t, c, core.BrokerRequest{Conn: conn, Correlation: corr, OffsetCommit: &core.OffsetCommitRequest{Group: "g", Generation: -1,
+			Partitions: []core.OffsetCommitPartition{{Topic: "t", Offset: off, Metadata: meta, LeaderEpoch: epoch}}}}).OffsetCommit
+		return r.Partitions[0].Error
+	}
+	fetch := func(conn string) core.OffsetFetchPartitionResponse {
+		t.Helper()
+		corr++
+		r := reply(t, c, core.BrokerRequest{Conn: conn, Correlation: corr, OffsetFetch: &core.OffsetFetchRequest{Group: "g",
+			Partitions: []core.OffsetFetchPartition{{Topic: "t"}}}}).OffsetFetch
+		if r.Error != "" || len(r.Partitions) != 1 {
+			t.Fatalf("fetch: %+v", r)
+		}
+		return r.Partitions[0]
+	}
+	zero := int32(0)
+	if e := commit("k", 5, "ckpt-é", &zero); e != "" {
+		t.Fatalf("commit: %s", e)
+	}
+	if e := commit("k", 6, "123456789", nil); e != "OFFSET_METADATA_TOO_LARGE" {
+		t.Errorf("9 chars of metadata with offset.metadata.max.bytes=8: %q", e)
+	}
+	if got := fetch("k"); got.Offset != 5 || got.Metadata != "ckpt-é" || got.LeaderEpoch != 0 {
+		t.Errorf("fetched %+v, want offset 5, metadata ckpt-é, leader epoch 0", got)
+	}
+	var coord int
+	for _, g := range c.Snapshot().Groups {
+		if g.Name == "g" {
+			coord = g.Coordinator
+		}
+	}
+	apply(t, c, core.CrashBroker{Broker: coord})
+	advance(t, c, 10_000)
+	coordinatorConn(t, c, "k2", "g")
+	if got := fetch("k2"); got.Offset != 5 || got.Metadata != "ckpt-é" || got.LeaderEpoch != 0 {
+		t.Errorf("the next coordinator fetched %+v, want offset 5, metadata ckpt-é, leader epoch 0", got)
+	}
+	if e := commit("k2", 7, "", nil); e != "" {
+		t.Fatalf("commit: %s", e)
+	}
+	if got := fetch("k2"); got.Offset != 7 || got.Metadata != "" || got.LeaderEpoch != -1 {
+		t.Errorf("after a commit with neither: %+v, want offset 7, no metadata, leader epoch -1", got)
+	}
+}

@@ -262,6 +262,7 @@ func (b offsetCommitBody) answered() bool { return true }
 func (b offsetCommitBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	resp := &OffsetCommitResponse{Partitions: make([]OffsetCommitPartitionResponse, len(b.r.Partitions))}
 	req := commitReq{group: b.r.Group, memberID: b.r.MemberID, generation: int(b.r.Generation), kip848: b.r.KIP848, offsets: map[*Partition]int64{}}
+	var asked []*Partition // each answered partition's, for OFFSET_METADATA_TOO_LARGE
 	var ok []int
 	for i, op := range b.r.Partitions {
 		resp.Partitions[i] = OffsetCommitPartitionResponse{Topic: op.Topic, Partition: op.Partition}
@@ -274,7 +275,16 @@ func (b offsetCommitBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 			req.order = append(req.order, p)
 		}
 		req.offsets[p] = op.Offset
+		if m := metaFromRequest(op.Metadata, op.LeaderEpoch); m != (commitMeta{}) {
+			if req.meta == nil {
+				req.meta = map[*Partition]commitMeta{}
+			}
+			req.meta[p] = m
+		} else {
+			delete(req.meta, p) // a later duplicate wins, as the offset does
+		}
 		ok = append(ok, i)
+		asked = append(asked, p)
 	}
 	if len(ok) == 0 {
 		// KafkaApis.handleOffsetCommitRequest: nothing left for the
@@ -289,9 +299,12 @@ func (b offsetCommitBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 		done(&Reply{OffsetCommit: resp})
 		return
 	}
-	cn.broker.handleOffsetCommit(req, func(err string) {
-		for _, i := range ok {
+	cn.broker.handleOffsetCommit(req, func(err string, tooLarge map[*Partition]bool) {
+		for j, i := range ok {
 			resp.Partitions[i].Error = err
+			if tooLarge[asked[j]] {
+				resp.Partitions[i].Error = "OFFSET_METADATA_TOO_LARGE"
+			}
 		}
 		done(&Reply{OffsetCommit: resp})
 	})
@@ -367,12 +380,13 @@ func (x *extConns) fetchGroupOffsets(cn *extConn, group string, want []OffsetFet
 			return
 		}
 		answer := func(name OffsetFetchPartition, p *Partition) {
-			out := OffsetFetchPartitionResponse{Topic: name.Topic, Partition: name.Partition, Offset: -1}
+			out := OffsetFetchPartitionResponse{Topic: name.Topic, Partition: name.Partition, Offset: -1, LeaderEpoch: -1}
 			if off, has := res.offsets[p]; has && p != nil {
-				out.Offset = off
+				m := res.meta[p]
+				out.Offset, out.Metadata, out.LeaderEpoch = off, m.metadata, m.leaderEpoch()
 			}
 			if p != nil && res.unstable[p] {
-				out.Offset, out.Error = -1, "UNSTABLE_OFFSET_COMMIT"
+				out.Offset, out.Metadata, out.LeaderEpoch, out.Error = -1, "", -1, "UNSTABLE_OFFSET_COMMIT"
 			}
 			resp.Partitions = append(resp.Partitions, out)
 		}

@@ -21,8 +21,8 @@ func TestExternalOffsetFetchRequireStable(t *testing.T) {
 		stableAtOnce bool
 		plainOffset  int64
 	}{
-		{version: "3.9", stable: core.OffsetFetchPartitionResponse{Topic: "t", Error: "UNSTABLE_OFFSET_COMMIT", Offset: -1}, stableAtOnce: true, plainOffset: 2},
-		{version: "4.0", stable: core.OffsetFetchPartitionResponse{Topic: "t", Offset: 5}, plainOffset: 2},
+		{version: "3.9", stable: core.OffsetFetchPartitionResponse{Topic: "t", Error: "UNSTABLE_OFFSET_COMMIT", Offset: -1, LeaderEpoch: -1}, stableAtOnce: true, plainOffset: 2},
+		{version: "4.0", stable: core.OffsetFetchPartitionResponse{Topic: "t", Offset: 5, LeaderEpoch: -1}, plainOffset: 2},
 	} {
 		t.Run(tc.version, func(t *testing.T) {
 			c, err := core.New(core.Options{Brokers: 3, Seed: 5, Version: tc.version, Metadata: "kraft"})

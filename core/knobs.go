@@ -132,6 +132,7 @@ var knobs = map[string]knob{
 	"offsets.topic.replication.factor":              {scopeBroker, "3", intIn(1, 64)},
 	"offsets.commit.timeout.ms":                     {scopeBroker, "5000", intIn(1, math.MaxInt32)},
 	"offsets.retention.minutes":                     {scopeBroker, "10080", intIn(1, math.MaxInt32)},
+	"offset.metadata.max.bytes":                     {scopeBroker, "4096", intIn(0, math.MaxInt32)},
 	"offsets.retention.check.interval.ms":           {scopeBroker, "600000", intIn(1, math.MaxInt32)},
 	"group.initial.rebalance.delay.ms":              {scopeBroker, "3000", intIn(0, math.MaxInt32)},
 	"group.min.session.timeout.ms":                  {scopeBroker, "6000", intIn(0, math.MaxInt32)},

@@ -12,8 +12,13 @@ package kafka
 // v8's fields, GenerationIdOrMemberEpoch being a classic group's
 // generation; from it 4.0's coordinator answers that commit
 // GROUP_ID_NOT_FOUND instead (OffsetMetadataManager.validateOffsetCommit),
-// 3.9's old one still ILLEGAL_GENERATION. Commit metadata, retention
-// times and v7's group.instance.id are not kept.
+// 3.9's old one still ILLEGAL_GENERATION. Each partition's committed
+// metadata and, from v6, committed leader epoch are stored with its
+// offset (OffsetAndMetadata) and OffsetFetch answers them; metadata
+// longer than offset.metadata.max.bytes (4096 Java chars) is
+// OFFSET_METADATA_TOO_LARGE for that partition, the others written
+// (GroupMetadataManager.storeOffsets). Retention times and v7's
+// group.instance.id are not kept.
 
 import (
 	"github.com/kafkasim/kafkasim/core"
@@ -27,7 +32,15 @@ func handleOffsetCommit(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	or := &core.OffsetCommitRequest{Group: req.Group, Generation: req.Generation, MemberID: req.MemberID, KIP848: req.Version >= 9}
 	for _, t := range req.Topics {
 		for _, p := range t.Partitions {
-			or.Partitions = append(or.Partitions, core.OffsetCommitPartition{Topic: t.Topic, Partition: p.Partition, Offset: p.Offset})
+			op := core.OffsetCommitPartition{Topic: t.Topic, Partition: p.Partition, Offset: p.Offset}
+			if p.Metadata != nil { // null is NoMetadata, as ""
+				op.Metadata = *p.Metadata
+			}
+			if req.Version >= 6 && p.LeaderEpoch != -1 {
+				epoch := p.LeaderEpoch
+				op.LeaderEpoch = &epoch
+			}
+			or.Partitions = append(or.Partitions, op)
 		}
 	}
 	return &plan{req: core.BrokerRequest{OffsetCommit: or}, finish: func(rep *core.Reply) kmsg.Response {

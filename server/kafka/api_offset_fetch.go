@@ -23,9 +23,9 @@ package kafka
 // UNKNOWN_MEMBER_ID); for a classic group, the only kind simulated, both
 // coordinators ignore them (3.9's GroupCoordinatorAdapter.fetchOffsets
 // does not read them; 4.0's ClassicGroup.validateOffsetFetch only refuses
-// a Dead group), so v9 answers as v8. Commit metadata is not kept: every
-// partition's metadata is "" (OffsetAndMetadata.NoMetadata), its leader
-// epoch -1.
+// a Dead group), so v9 answers as v8. Each partition carries the
+// metadata committed with its offset ("", OffsetAndMetadata.NoMetadata,
+// when none) and, from v5, its committed leader epoch (-1 when none).
 
 import (
 	"github.com/kafkasim/kafkasim/core"
@@ -33,10 +33,6 @@ import (
 )
 
 func init() { register(9, 1, 9, handleOffsetFetch) }
-
-// noMetadata is the metadata of an offset committed without any, and of
-// none (OffsetFetchResponse.NO_METADATA).
-var noMetadata = ""
 
 func handleOffsetFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.OffsetFetchRequest)
@@ -63,26 +59,26 @@ func handleOffsetFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			resp.ErrorCode = top
 		}
 		byTopic := map[string]int{}
-		add := func(topic string, part int32, off int64, code int16) {
+		add := func(topic string, part int32, off int64, code int16, meta string, epoch int32) {
 			i := topicAt(byTopic, &resp.Topics, topic, func(t string) kmsg.OffsetFetchResponseTopic {
 				rt := kmsg.NewOffsetFetchResponseTopic()
 				rt.Topic = t
 				return rt
 			})
 			rp := kmsg.NewOffsetFetchResponseTopicPartition()
-			rp.Partition, rp.Offset, rp.ErrorCode, rp.LeaderEpoch, rp.Metadata = part, off, code, -1, &noMetadata
+			rp.Partition, rp.Offset, rp.ErrorCode, rp.LeaderEpoch, rp.Metadata = part, off, code, epoch, &meta
 			resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, rp)
 		}
 		if top != 0 && req.Version < 2 {
 			// OffsetFetchResponse: below v2 the group's error goes on
 			// every partition asked for.
 			for _, p := range fr.Partitions {
-				add(p.Topic, p.Partition, -1, top)
+				add(p.Topic, p.Partition, -1, top, "", -1)
 			}
 			return resp
 		}
 		for _, p := range a.Partitions {
-			add(p.Topic, p.Partition, p.Offset, errCode(p.Error))
+			add(p.Topic, p.Partition, p.Offset, errCode(p.Error), p.Metadata, p.LeaderEpoch)
 		}
 		return resp
 	}}, nil
@@ -122,7 +118,8 @@ func offsetFetchGroups(cx *reqCtx, req *kmsg.OffsetFetchRequest) *plan {
 					return rt
 				})
 				rp := kmsg.NewOffsetFetchResponseGroupTopicPartition()
-				rp.Partition, rp.Offset, rp.ErrorCode, rp.LeaderEpoch, rp.Metadata = p.Partition, p.Offset, errCode(p.Error), -1, &noMetadata
+				meta := p.Metadata
+				rp.Partition, rp.Offset, rp.ErrorCode, rp.LeaderEpoch, rp.Metadata = p.Partition, p.Offset, errCode(p.Error), p.LeaderEpoch, &meta
 				rg.Topics[i].Partitions = append(rg.Topics[i].Partitions, rp)
 			}
 			resp.Groups = append(resp.Groups, rg)
