@@ -197,8 +197,12 @@ type OffsetCommitPartitionResponse struct {
 	Error     string `json:"error,omitempty"`
 }
 
-// OffsetFetchRequest reads a group's committed offsets; Partitions nil
-// means every partition the group has committed. RequireStable is
+// OffsetFetchRequest reads a group's committed offsets: Partitions, or
+// with none listed every partition the group has committed (v2+'s null
+// topic list), unless None is set: an empty topic list that is not null,
+// which asks for nothing (OffsetFetchRequest.isAllPartitions is
+// topics == null). The JSON codec reads an empty list as an absent one,
+// so the two need the flag to replay alike. RequireStable is
 // OffsetFetch v7+'s require_stable (KIP-447): a partition whose commit is
 // still being written is answered UNSTABLE_OFFSET_COMMIT (2.5 to 3.9), or
 // the answer waits for the writes before it (4.0). Groups, when set, is
@@ -211,6 +215,7 @@ type OffsetCommitPartitionResponse struct {
 type OffsetFetchRequest struct {
 	Group         string                 `json:"group"`
 	Partitions    []OffsetFetchPartition `json:"partitions"`
+	None          bool                   `json:"none,omitempty"`
 	RequireStable bool                   `json:"requireStable,omitempty"`
 	Groups        []OffsetFetchGroup     `json:"groups,omitempty"`
 }

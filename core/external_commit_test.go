@@ -120,3 +120,41 @@ func TestExternalCommitMetadata(t *testing.T) {
 		t.Errorf("after a commit with neither: %+v, want offset 7, no metadata, leader epoch -1", got)
 	}
 }
+
+// TestExternalOffsetFetchNoTopicsReplays: a single group's OffsetFetch
+// with an empty topic list that is not null asks for nothing, one with a
+// null list for every committed partition (OffsetFetchRequest
+// .isAllPartitions), and each answers the same once it has gone through
+// the outside command JSON, as a room's history replays it.
+func TestExternalOffsetFetchNoTopicsReplays(t *testing.T) {
+	c := extCluster(t)
+	coordinatorConn(t, c, "k", "g")
+	if r := reply(t, c, core.BrokerRequest{Conn: "k", Correlation: 1, OffsetCommit: &core.OffsetCommitRequest{Group: "g", Generation: -1,
+		Partitions: []core.OffsetCommitPartition{{Topic: "t", Offset: 4}}}}).OffsetCommit; r.Partitions[0].Error != "" {
+		t.Fatalf("commit: %+v", r)
+	}
+	for i, tc := range []struct {
+		name string
+		req  core.OffsetFetchRequest
+		want int
+	}{
+		{"null topics", core.OffsetFetchRequest{Group: "g"}, 1},
+		{"no topics", core.OffsetFetchRequest{Group: "g", Partitions: []core.OffsetFetchPartition{}, None: true}, 0},
+	} {
+		req := core.BrokerRequest{Conn: "k", Correlation: int32(10 + i), OffsetFetch: &tc.req}
+		data, bytes, err := core.EncodeOutsideCommand(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd, err := core.DecodeOutsideCommand(data, bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sent := range []core.BrokerRequest{req, cmd.(core.BrokerRequest)} {
+			sent.Correlation += 10
+			if r := reply(t, c, sent).OffsetFetch; r.Error != "" || len(r.Partitions) != tc.want {
+				t.Errorf("%s (%s): %+v, want %d partitions", tc.name, data, r, tc.want)
+			}
+		}
+	}
+}

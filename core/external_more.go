@@ -323,7 +323,17 @@ func (b offsetFetchBody) check() error {
 }
 func (b offsetFetchBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	if len(b.r.Groups) == 0 {
-		x.fetchGroupOffsets(cn, b.r.Group, b.r.Partitions, b.r.RequireStable, func(resp *OffsetFetchResponse) {
+		// Every partition unless some or None are asked for, nil or empty
+		// alike: the request must answer the same once its JSON is read
+		// back (OffsetFetchRequest).
+		want := b.r.Partitions
+		switch {
+		case b.r.None:
+			want = []OffsetFetchPartition{}
+		case len(want) == 0:
+			want = nil
+		}
+		x.fetchGroupOffsets(cn, b.r.Group, want, b.r.RequireStable, func(resp *OffsetFetchResponse) {
 			done(&Reply{OffsetFetch: resp})
 		})
 		return

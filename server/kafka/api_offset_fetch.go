@@ -5,7 +5,9 @@ package kafka
 // The group coordinator answers with each partition's committed offset
 // (-1: none, a partition of no topic too: GroupMetadataManager.getOffsets
 // answers what the group has, and KafkaApis does not look topics up); a
-// null topic list (v2+) asks for every partition the group committed.
+// null topic list (v2+) asks for every partition the group committed, an
+// empty one for none (core.OffsetFetchRequest.None keeps them apart in
+// the room's history).
 // v2+ carry a top-level error, so NOT_COORDINATOR and
 // COORDINATOR_LOAD_IN_PROGRESS reach the client there, with no
 // partitions; v1 puts it on every partition. v7's require_stable (KIP-447)
@@ -47,6 +49,7 @@ func handleOffsetFetch(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				fr.Partitions = append(fr.Partitions, core.OffsetFetchPartition{Topic: t.Topic, Partition: p})
 			}
 		}
+		fr.None = len(fr.Partitions) == 0 // a list of no partitions, not null: nothing
 	}
 	return &plan{req: core.BrokerRequest{OffsetFetch: fr}, finish: func(rep *core.Reply) kmsg.Response {
 		resp := req.ResponseKind().(*kmsg.OffsetFetchResponse)

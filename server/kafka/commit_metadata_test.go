@@ -95,3 +95,35 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestOffsetFetchEmptyTopics: a single group's OffsetFetch (v2-v7) with
+// an empty topic list asks for no partition, a null one for every
+// partition the group committed (OffsetFetchRequest.isAllPartitions).
+func TestOffsetFetchEmptyTopics(t *testing.T) {
+	_, addr := served(t, "3.9", core.CreateTopic{Topic: "t", Partitions: 2, RF: 3})
+	cl := versionClient(t, addr, 3, 9, 7)
+	coord := coordinatorOf(t, cl, "g")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	offs := kadm.Offsets{}
+	offs.AddOffset("t", 0, 3, -1)
+	offs.AddOffset("t", 1, 4, -1)
+	if resp, err := kadm.NewClient(cl).CommitOffsets(ctx, "g", offs); err != nil || resp.Error() != nil {
+		t.Fatalf("commit: %v %v", err, resp.Error())
+	}
+	for _, tc := range []struct {
+		topics []kmsg.OffsetFetchRequestTopic
+		want   int
+	}{{nil, 2}, {[]kmsg.OffsetFetchRequestTopic{}, 0}} {
+		req := kmsg.NewPtrOffsetFetchRequest()
+		req.Group, req.Topics = "g", tc.topics
+		resp := requestBroker[*kmsg.OffsetFetchResponse](t, cl, int(coord), req)
+		n := 0
+		for _, rt := range resp.Topics {
+			n += len(rt.Partitions)
+		}
+		if resp.ErrorCode != 0 || n != tc.want {
+			t.Errorf("OffsetFetch v%d, topics %#v: code %d, %d partitions, want %d", resp.Version, tc.topics, resp.ErrorCode, n, tc.want)
+		}
+	}
+}
