@@ -52,6 +52,9 @@ type group struct {
 	// reads them (coordinator_offsets_expiry.go).
 	committedAt map[*Partition]int64
 	stateSince  int64
+	// rawMetaBytes: the members' rawMeta in all, at most
+	// MaxRawAssignmentBytes (setRawMeta)
+	rawMetaBytes int
 }
 
 // gmember is one member as the coordinator sees it.
@@ -65,7 +68,8 @@ type gmember struct {
 	joinReply            func(joinResult)
 	syncReply            func(syncResult)
 	assignment           []*Partition
-	raw                  string // assignment as an outside leader encoded it ("": not sent)
+	raw                  string   // assignment as an outside leader encoded it ("": not sent)
+	rawMeta              []string // metadata per protocol as an outside member sent it (nil: not kept)
 }
 
 func newGroup(co *coordinator, id string, p *Partition) *group {
@@ -132,6 +136,7 @@ func (g *group) removeAndRebalance(m *gmember, why string, expired bool) {
 
 func (g *group) remove(m *gmember, why string) {
 	delete(g.members, m.id)
+	g.setRawMeta(m, nil)
 	for i, id := range g.order {
 		if id == m.id {
 			g.order = append(g.order[:i], g.order[i+1:]...)

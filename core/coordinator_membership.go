@@ -26,6 +26,9 @@ type joinReq struct {
 	preKIP814 bool
 	// reason: the client's reason for joining (JoinGroup v8+, KIP-800).
 	reason string
+	// rawMeta: each protocol's metadata as an outside client sent it
+	// (nil: none kept; coordinator_member_bytes.go).
+	rawMeta []string
 }
 
 // clientReason is what Kafka appends to a rebalance's reason for a
@@ -45,6 +48,7 @@ type joinResult struct {
 	protocol   string
 	leader     string
 	members    []assign.Member // for the leader only
+	rawMeta    []string        // members' metadata bytes for the protocol, parallel to members ("": encode)
 	// skipAssignment: a static leader back in a Stable group keeps its
 	// assignment (JoinGroup v9+, KIP-814).
 	skipAssignment bool
@@ -130,6 +134,7 @@ func (g *group) joinUnknown(req joinReq, reply func(joinResult)) {
 func (g *group) joinKnown(m *gmember, req joinReq, reply func(joinResult)) {
 	changed := !slices.Equal(m.protocols, req.protocols) || !sameSubscription(m.sub, req.sub)
 	m.protocols, m.sub, m.sessionMs, m.rebalanceMs = req.protocols, req.sub, req.sessionMs, req.rebalanceMs
+	g.setRawMeta(m, req.rawMeta)
 	m.sub.ID = m.id
 	m.lastBeat = g.co.b.c.now
 	switch {
@@ -180,6 +185,7 @@ func (g *group) replaceStatic(old, id string, req joinReq, reply func(joinResult
 		g.leader = id
 	}
 	m.id, m.client, m.protocols, m.sub = id, req.client, req.protocols, req.sub
+	g.setRawMeta(m, req.rawMeta)
 	m.sub.ID = id
 	m.lastBeat = g.co.b.c.now
 	g.members[id] = m
@@ -202,7 +208,7 @@ func (g *group) replaceStatic(old, id string, req joinReq, reply func(joinResult
 		res := g.joinResultFor(m)
 		switch {
 		case req.preKIP814:
-			res.leader, res.members = leader, nil
+			res.leader, res.members, res.rawMeta = leader, nil, nil
 		case m.id == g.leader:
 			res.skipAssignment = true
 		}
@@ -228,6 +234,7 @@ func (g *group) addMember(id string, req joinReq, reply func(joinResult)) {
 	m := &gmember{id: id, client: req.client, instance: req.instance, protocols: req.protocols, sub: req.sub,
 		sessionMs: req.sessionMs, rebalanceMs: req.rebalanceMs, lastBeat: c.now, joinReply: reply}
 	m.sub.ID = id
+	g.setRawMeta(m, req.rawMeta)
 	g.members[id] = m
 	g.order = append(g.order, id)
 	if req.instance != "" {
@@ -374,6 +381,7 @@ func (g *group) joinResultFor(m *gmember) joinResult {
 		for _, id := range g.order {
 			if x := g.members[id]; x != nil {
 				res.members = append(res.members, x.sub)
+				res.rawMeta = append(res.rawMeta, x.metadataFor(g.protocol))
 			}
 		}
 	}

@@ -74,6 +74,9 @@ type memberRecord struct {
 	Topics     []string `json:"topics"`
 	Assignment []string `json:"assignment"`
 	Raw        []byte   `json:"raw,omitempty"` // the leader client's bytes of it, when an outside leader sent them
+	// Metadata: the member's bytes for the group's protocol, when kept
+	// (GroupMetadataManager.groupMetadataValue writes the subscription)
+	Metadata []byte `json:"metadata,omitempty"`
 }
 
 // replay applies one __consumer_offsets record, written at ts, to the
@@ -136,9 +139,14 @@ func (co *coordinator) replayGroup(p *Partition, id string) *group {
 func (co *coordinator) replayMetadata(p *Partition, gr groupRecord) {
 	g := co.replayGroup(p, gr.Group)
 	g.generation, g.protocol, g.leader = gr.Generation, gr.Protocol, gr.Leader
-	g.members, g.order, g.static = map[string]*gmember{}, nil, map[string]string{}
+	g.members, g.order, g.static, g.rawMetaBytes = map[string]*gmember{}, nil, map[string]string{}, 0
 	for _, mr := range gr.Members {
 		m := &gmember{id: mr.ID, client: mr.Client, instance: mr.Instance, sessionMs: mr.SessionMs, rebalanceMs: mr.RebalMs, protocols: mr.Protocols, raw: string(mr.Raw)}
+		if i := slices.Index(m.protocols, g.protocol); i >= 0 && len(mr.Metadata) > 0 {
+			raw := make([]string, len(m.protocols))
+			raw[i] = string(mr.Metadata)
+			g.setRawMeta(m, raw)
+		}
 		m.sub.ID, m.sub.Topics, m.sub.InstanceID = mr.ID, mr.Topics, mr.Instance
 		for _, name := range mr.Assignment {
 			if tp, err := co.b.c.Partition(name); err == nil {
@@ -166,7 +174,7 @@ func (co *coordinator) persist(g *group, done func(string)) {
 	gr := groupRecord{Group: g.id, Generation: g.generation, Protocol: g.protocol, Leader: g.leader, StateTs: g.stateSince}
 	for _, m := range g.sortedMembers() {
 		mr := memberRecord{ID: m.id, Client: m.client, Instance: m.instance, SessionMs: m.sessionMs, RebalMs: m.rebalanceMs,
-			Protocols: m.protocols, Topics: m.sub.Topics, Raw: []byte(m.raw)}
+			Protocols: m.protocols, Topics: m.sub.Topics, Raw: []byte(m.raw), Metadata: []byte(m.metadataFor(g.protocol))}
 		for _, p := range m.assignment {
 			mr.Assignment = append(mr.Assignment, p.Name)
 		}

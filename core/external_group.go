@@ -38,7 +38,11 @@ type GroupPartition struct {
 // not told its group's members when it is the leader, and the answer
 // names the old member id as the leader, so that it does not assign
 // (GroupCoordinator.updateStaticMemberAndRebalance); from v9 (KIP-814)
-// the leader gets the members with SkipAssignment instead.
+// the leader gets the members with SkipAssignment instead. Metadata,
+// when set, is each protocol's metadata as the client sent it, parallel
+// to Protocols, at most MaxRawAssignmentBytes in all: the group keeps the
+// bytes and answers them (the leader's JoinGroup, DescribeGroups), so an
+// assignor's user data reaches the leader as Kafka passes it on.
 type JoinGroupRequest struct {
 	Group       string           `json:"group"`
 	MemberID    string           `json:"memberId"`
@@ -53,6 +57,7 @@ type JoinGroupRequest struct {
 	PreKIP394   bool             `json:"preKip394,omitempty"`
 	Reason      string           `json:"reason,omitempty"`
 	PreKIP814   bool             `json:"preKip814,omitempty"`
+	Metadata    []string         `json:"metadata,omitempty"`
 }
 
 // MaxJoinReasonBytes bounds a JoinGroupRequest's Reason.
@@ -72,13 +77,25 @@ type JoinGroupResponse struct {
 	SkipAssignment bool              `json:"skipAssignment,omitempty"`
 }
 
-// JoinGroupMember is one member's subscription, for the leader.
+// JoinGroupMember is one member's subscription, for the leader;
+// Metadata is its bytes for the group's protocol as the member sent them
+// ("" when it sent none the group keeps: encode the subscription).
 type JoinGroupMember struct {
 	MemberID   string           `json:"memberId"`
 	InstanceID string           `json:"instanceId,omitempty"`
 	Topics     []string         `json:"topics"`
 	Owned      []GroupPartition `json:"owned,omitempty"`
 	Generation int32            `json:"generation"`
+	Metadata   string           `json:"metadata,omitempty"`
+}
+
+// joinGroupMember is a subscription as a JoinGroupMember.
+func joinGroupMember(m assign.Member) JoinGroupMember {
+	jm := JoinGroupMember{MemberID: m.ID, InstanceID: m.InstanceID, Topics: slices.Clone(m.Topics), Generation: int32(m.Generation)}
+	for _, o := range m.Owned {
+		jm.Owned = append(jm.Owned, GroupPartition{Topic: o.Topic, Partition: int32(o.Partition)})
+	}
+	return jm
 }
 
 // SyncGroupRequest ends a join; the leader's carries every member's
@@ -141,6 +158,12 @@ func (b joinGroupBody) check() error {
 	if len(b.r.Reason) > MaxJoinReasonBytes {
 		return fmt.Errorf("join reason of %d bytes (limit %d)", len(b.r.Reason), MaxJoinReasonBytes)
 	}
+	if len(b.r.Metadata) > 0 && len(b.r.Metadata) != len(b.r.Protocols) {
+		return fmt.Errorf("metadata for %d protocols of %d", len(b.r.Metadata), len(b.r.Protocols))
+	}
+	if n := rawSize(b.r.Metadata); n > MaxRawAssignmentBytes {
+		return fmt.Errorf("protocol metadata of %d bytes (limit %d)", n, MaxRawAssignmentBytes)
+	}
 	return checkPartitionCount(len(b.r.Topics) + len(b.r.Owned) + len(b.r.Protocols))
 }
 func (b joinGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
@@ -150,7 +173,7 @@ func (b joinGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 		client = cn.host.node.name
 	}
 	req := joinReq{group: r.Group, memberID: r.MemberID, client: client, instance: r.InstanceID, preKIP394: r.PreKIP394, preKIP814: r.PreKIP814, reason: r.Reason,
-		protocols: slices.Clone(r.Protocols), sessionMs: int64(r.SessionMs), rebalanceMs: int64(r.RebalanceMs),
+		rawMeta: r.Metadata, protocols: slices.Clone(r.Protocols), sessionMs: int64(r.SessionMs), rebalanceMs: int64(r.RebalanceMs),
 		sub: assign.Member{InstanceID: r.InstanceID, Topics: slices.Clone(r.Topics), Generation: int(r.Generation)}}
 	for _, o := range r.Owned {
 		req.sub.Owned = append(req.sub.Owned, assign.TopicPartition{Topic: o.Topic, Partition: int(o.Partition)})
@@ -172,10 +195,10 @@ func (b joinGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 		if res.err != "" && res.err != "MEMBER_ID_REQUIRED" {
 			out.Generation = -1
 		}
-		for _, m := range res.members {
-			jm := JoinGroupMember{MemberID: m.ID, InstanceID: m.InstanceID, Topics: slices.Clone(m.Topics), Generation: int32(m.Generation)}
-			for _, o := range m.Owned {
-				jm.Owned = append(jm.Owned, GroupPartition{Topic: o.Topic, Partition: int32(o.Partition)})
+		for i, m := range res.members {
+			jm := joinGroupMember(m)
+			if i < len(res.rawMeta) {
+				jm.Metadata = res.rawMeta[i]
 			}
 			out.Members = append(out.Members, jm)
 		}

@@ -3,8 +3,13 @@ package kafka
 // DescribeGroups (key 15), v0-v6.
 //
 // Answered by the group's coordinator from the group it holds: state,
-// protocol, members with client ids, instance ids (v4+) and their
-// assignments encoded in the consumer protocol. A group nobody has
+// protocol, members with client ids, instance ids (v4+), the metadata
+// each sent in JoinGroup for the group's protocol and the assignment its
+// leader sent in SyncGroup, as the bytes that came
+// (GroupCoordinator.handleDescribeGroup: member.metadata(protocol),
+// member.assignment); a simulated member's, or one the group did not
+// keep (past core.MaxRawAssignmentBytes), encoded in the consumer
+// protocol from its subscription and partitions. A group nobody has
 // joined, asked of the broker that leads its __consumer_offsets
 // partition, is Dead with no error (GroupCoordinator.handleDescribeGroup
 // returns DeadGroup: "does not exist" for kafka-consumer-groups.sh);
@@ -29,19 +34,26 @@ func init() { register(15, 0, 6, handleDescribeGroups) }
 // would coordinate), by partition number.
 type coordination struct {
 	groups  map[string]core.GroupView
+	members map[string][]core.DescribedMember // DescribeGroups' groups only
 	leads   []bool
 	version string // the cluster's preset
 }
 
-// coordinated reads the asked broker's coordination from the cluster.
-func coordinated(cx *reqCtx) coordination {
-	co := coordination{groups: map[string]core.GroupView{}}
+// coordinated reads the asked broker's coordination from the cluster,
+// with the members of the groups described.
+func coordinated(cx *reqCtx, described ...string) coordination {
+	co := coordination{groups: map[string]core.GroupView{}, members: map[string][]core.DescribedMember{}}
 	cx.s.backend.Do(context.Background(), func(c *core.Cluster) {
 		co.version = c.Version()
 		snap := c.Snapshot()
 		for _, g := range snap.Groups {
 			if g.Coordinator == cx.broker {
 				co.groups[g.Name] = g
+			}
+		}
+		for _, name := range described {
+			if _, ok := co.groups[name]; ok {
+				co.members[name] = c.DescribeGroupMembers(name)
 			}
 		}
 		for _, t := range snap.Topics {
@@ -70,7 +82,7 @@ func handleDescribeGroups(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.DescribeGroupsRequest)
 	return local(cx, func() kmsg.Response {
 		resp := req.ResponseKind().(*kmsg.DescribeGroupsResponse)
-		co := coordinated(cx)
+		co := coordinated(cx, req.Groups...)
 		for _, name := range req.Groups {
 			rg := kmsg.NewDescribeGroupsResponseGroup()
 			rg.Group = name
@@ -89,24 +101,30 @@ func handleDescribeGroups(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				continue
 			}
 			rg.State, rg.ProtocolType, rg.Protocol = g.State, "consumer", g.Protocol
-			for _, m := range g.Members {
-				rm := kmsg.NewDescribeGroupsResponseGroupMember()
-				rm.MemberID, rm.ClientID, rm.ClientHost = m.ID, m.Client, "/127.0.0.1"
-				if m.InstanceID != "" {
-					id := m.InstanceID
-					rm.InstanceID = &id
-				}
-				var parts []core.GroupPartition
-				for _, p := range m.Assignment {
-					if t, n, ok := core.SplitPartitionName(p); ok {
-						parts = append(parts, core.GroupPartition{Topic: t, Partition: int32(n)})
-					}
-				}
-				rm.MemberAssignment = encodeAssignment(parts)
-				rg.Members = append(rg.Members, rm)
+			for _, m := range co.members[name] {
+				rg.Members = append(rg.Members, describedMember(m))
 			}
 			resp.Groups = append(resp.Groups, rg)
 		}
 		return resp
 	}), nil
+}
+
+// describedMember is one member in DescribeGroups: its metadata and
+// assignment as they came when the group kept them, else encoded.
+func describedMember(m core.DescribedMember) kmsg.DescribeGroupsResponseGroupMember {
+	rm := kmsg.NewDescribeGroupsResponseGroupMember()
+	rm.MemberID, rm.ClientID, rm.ClientHost = m.MemberID, m.Client, "/127.0.0.1"
+	if m.InstanceID != "" {
+		id := m.InstanceID
+		rm.InstanceID = &id
+	}
+	rm.ProtocolMetadata, rm.MemberAssignment = encodeSubscription(m.JoinGroupMember), encodeAssignment(m.Assignment)
+	if m.Metadata != "" {
+		rm.ProtocolMetadata = []byte(m.Metadata)
+	}
+	if m.Raw != "" {
+		rm.MemberAssignment = []byte(m.Raw)
+	}
+	return rm
 }

@@ -10,7 +10,11 @@ package kafka
 // the initial rebalance delay, session and rebalance timeouts in
 // simulated time). Only the "consumer" protocol type is served: its
 // metadata is decoded to topics and owned partitions for the core, and
-// re-encoded for the leader, which assigns.
+// the leader, which assigns, gets each member's metadata for the chosen
+// protocol as the member sent it (GroupCoordinator keeps
+// MemberMetadata.supportedProtocols as bytes), user data included; a
+// simulated member's, or one past core.MaxRawAssignmentBytes (a request's,
+// or the group's in all), is encoded from its subscription.
 //
 // v8 adds the client's reason for joining (KIP-800), which Kafka only
 // logs, in the rebalance it starts ("client reason: ..."): here the
@@ -49,16 +53,22 @@ func handleJoinGroup(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		jr.InstanceID = *req.InstanceID
 	}
 	bad := req.ProtocolType != "consumer"
+	raw := 0
 	for i, p := range req.Protocols {
 		jr.Protocols = append(jr.Protocols, p.Name)
+		jr.Metadata = append(jr.Metadata, string(p.Metadata))
+		raw += len(p.Metadata)
 		if i == 0 {
 			topics, owned, gen, ok := decodeSubscription(p.Metadata)
 			bad = bad || !ok
 			jr.Topics, jr.Owned, jr.Generation = topics, owned, gen
 		}
 	}
+	if raw > core.MaxRawAssignmentBytes {
+		jr.Metadata = nil // too large to keep as sent: re-encoded from the subscription
+	}
 	if bad {
-		jr.Protocols = nil // the core answers INCONSISTENT_GROUP_PROTOCOL
+		jr.Protocols, jr.Metadata = nil, nil // the core answers INCONSISTENT_GROUP_PROTOCOL
 	}
 	return &plan{req: core.BrokerRequest{JoinGroup: jr}, finish: func(rep *core.Reply) kmsg.Response {
 		resp := req.ResponseKind().(*kmsg.JoinGroupResponse)
@@ -75,6 +85,9 @@ func handleJoinGroup(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		for _, m := range a.Members {
 			rm := kmsg.NewJoinGroupResponseMember()
 			rm.MemberID, rm.ProtocolMetadata = m.MemberID, encodeSubscription(m)
+			if m.Metadata != "" {
+				rm.ProtocolMetadata = []byte(m.Metadata) // as the member sent it
+			}
 			if m.InstanceID != "" {
 				id := m.InstanceID
 				rm.InstanceID = &id
