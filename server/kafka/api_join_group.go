@@ -27,8 +27,11 @@ package kafka
 // leader as it was, the old member id, and no members
 // (GroupCoordinator.updateStaticMemberAndRebalance; 4.0's
 // GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin does
-// the same). Kafka answers after writing the group to __consumer_offsets
-// (storeGroup); here at once.
+// the same). That answer comes once the group, with the new member id, is
+// written to __consumer_offsets (storeGroup, acks=all); if the write
+// fails, the member keeps its old id and the answer is the error. A
+// JoinGroup or SyncGroup the old id still awaits is answered
+// FENCED_INSTANCE_ID (GroupMetadata.replaceStaticMember).
 
 import (
 	"github.com/kafkasim/kafkasim/core"
