@@ -18,10 +18,22 @@ type coordinator struct {
 	// the writes before them (coordinator_stable_fetch.go)
 	writes      map[*Partition]*writeLog
 	stableWaits []*stableWait
+	// maxGroups bounds the groups requests can create here
+	// (maxCoordinatorGroups; tests lower it).
+	maxGroups int
 }
 
+// maxCoordinatorGroups is how many groups a coordinator holds before it
+// refuses to create another for a JoinGroup or an OffsetCommit naming a
+// new group id. Kafka has no such limit (its bound is memory); kafkasim
+// bounds every map outside input grows, generously: ten thousand groups
+// on one broker is far beyond what a scenario or a few real clients make.
+// The groups loaded from a __consumer_offsets partition are not refused:
+// they were created within the bound.
+const maxCoordinatorGroups = 10_000
+
 func newCoordinator(b *Broker) *coordinator {
-	return &coordinator{b: b, groups: map[string]*group{}, loaded: map[*Partition]bool{}}
+	return &coordinator{b: b, groups: map[string]*group{}, loaded: map[*Partition]bool{}, maxGroups: maxCoordinatorGroups}
 }
 
 func (co *coordinator) after(d int64, fn func()) { co.b.after(d, fn) }
@@ -48,13 +60,23 @@ func (c *Cluster) createOffsetsTopic() error {
 }
 
 // lookup finds a loaded group, creating it if create is set; the error is
-// NOT_COORDINATOR when this broker does not host the group.
+// NOT_COORDINATOR when this broker does not host the group, and
+// COORDINATOR_NOT_AVAILABLE when it would create one past maxGroups.
+// That is what Kafka answers when a coordinator cannot serve a group for
+// now (GroupCoordinator.validateGroupStatus while it is not active):
+// retriable, so clients look the coordinator up again and retry, and get
+// in once offset expiry has removed Empty groups
+// (cleanupGroupMetadata). GROUP_MAX_SIZE_REACHED would be wrong: it
+// counts a group's members (KIP-389) and is fatal to a consumer.
 func (co *coordinator) lookup(id string, create bool) (*group, string) {
 	p := co.b.c.offsetsPartition(id)
 	if p == nil || !co.loaded[p] {
 		return nil, "NOT_COORDINATOR"
 	}
 	g := co.groups[id]
+	if g == nil && create && len(co.groups) >= co.maxGroups {
+		return nil, "COORDINATOR_NOT_AVAILABLE"
+	}
 	if g == nil && create {
 		g = newGroup(co, id, p)
 		co.groups[id] = g
