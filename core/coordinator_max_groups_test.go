@@ -79,3 +79,38 @@ func TestCoordinatorMaxGroups(t *testing.T) {
 		t.Errorf("the coordinator holds %d groups, want 2", n)
 	}
 }
+
+// TestPendingMembersBounded: JoinGroups without a member id (each handed
+// an id to join again with, KIP-394) keep at most maxGroupMembers pending
+// ids in a group; the next is GROUP_MAX_SIZE_REACHED.
+func TestPendingMembersBounded(t *testing.T) {
+	c, err := New(Options{Brokers: 3, Seed: 5, Version: "3.9", Metadata: "kraft"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Apply(CreateTopic{Topic: "t", Partitions: 1, RF: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.createOffsetsTopic(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Advance(1000); err != nil {
+		t.Fatal(err)
+	}
+	p := c.offsetsPartition("g")
+	b := c.Broker(p.Leader())
+	var last string
+	for i := 0; i <= maxGroupMembers; i++ {
+		b.handleJoinGroup(joinReq{group: "g", client: "kgo", protocols: []string{"range"}, sessionMs: 10000, rebalanceMs: 10000},
+			func(r joinResult) { last = r.err })
+		if i < maxGroupMembers && last != "MEMBER_ID_REQUIRED" {
+			t.Fatalf("join %d: %q, want MEMBER_ID_REQUIRED", i, last)
+		}
+	}
+	if last != "GROUP_MAX_SIZE_REACHED" {
+		t.Errorf("join past %d pending member ids: %q, want GROUP_MAX_SIZE_REACHED", maxGroupMembers, last)
+	}
+	if n := len(b.groups.groups["g"].pending); n != maxGroupMembers {
+		t.Errorf("%d pending member ids, want %d", n, maxGroupMembers)
+	}
+}

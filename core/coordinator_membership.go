@@ -111,6 +111,14 @@ func (g *group) joinUnknown(req joinReq, reply func(joinResult)) {
 	// KafkaApis.handleJoinGroupRequest: requireKnownMemberId =
 	// joinGroupRequest.version >= 4 && groupInstanceId.isEmpty (a static
 	// member joined above).
+	if c.preset.memberIDRequired && !req.preKIP394 && len(g.pending) >= maxGroupMembers {
+		// Kafka keeps pending member ids without a bound but memory
+		// (GroupMetadata.pendingMembers); kafkasim bounds them as it
+		// bounds members, with the answer Kafka gives a group that
+		// cannot take another member (acceptJoiningMember).
+		reply(joinResult{err: "GROUP_MAX_SIZE_REACHED"})
+		return
+	}
 	if c.preset.memberIDRequired && !req.preKIP394 {
 		// KIP-394: hand out the id first; the member must join again with it.
 		// A pending member holds up the join until it does, or until its
@@ -328,6 +336,10 @@ func (g *group) addMember(id string, req joinReq, reply func(joinResult)) {
 	g.prepareRebalance(fmt.Sprintf("member %s joined", req.client) + req.clientReason())
 }
 
+// maxGroupMembers bounds a group's members, and apart from them its
+// pending member ids (MEMBER_ID_REQUIRED), which each JoinGroup without a
+// member id adds for a session timeout: GROUP_MAX_SIZE_REACHED past it,
+// as Kafka answers past group.max.size (whose default is no limit).
 const maxGroupMembers = 10_000
 
 // prepareRebalance starts a rebalance: members must rejoin within the
