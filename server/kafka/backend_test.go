@@ -152,3 +152,23 @@ func (b *wallBackend) leader(partition string) int {
 	}
 	return -1
 }
+
+// highWatermark returns partition's high watermark at its leader, -1 if
+// it has none.
+func (b *wallBackend) highWatermark(partition string) int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, t := range b.c.Snapshot().Topics {
+		for _, p := range t.Partitions {
+			if p.Name != partition {
+				continue
+			}
+			for _, r := range p.Replicas {
+				if r.Broker == p.Leader {
+					return r.HW
+				}
+			}
+		}
+	}
+	return -1
+}

@@ -17,7 +17,14 @@ import (
 // follows the new leader (NOT_LEADER_OR_FOLLOWER, metadata refresh) and
 // every record it was acked for is read back exactly once.
 func TestFranzGoLeaderCrash(t *testing.T) {
-	b := threeBrokers(t, "3.9", "kraft", core.CreateTopic{Topic: "t", Partitions: 1, RF: 3, Assign: [][]int{{1, 2, 3}}})
+	for _, version := range kgoPresets {
+		t.Run(version, func(t *testing.T) { franzGoLeaderCrash(t, version) })
+	}
+}
+
+// franzGoLeaderCrash is TestFranzGoLeaderCrash on one preset.
+func franzGoLeaderCrash(t *testing.T, version string) {
+	b := threeBrokers(t, version, "kraft", core.CreateTopic{Topic: "t", Partitions: 1, RF: 3, Assign: [][]int{{1, 2, 3}}})
 	b.speed = 5
 	_, addr := startServer(t, b, 3)
 	prod, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.DefaultProduceTopic("t"), kgo.RecordRetries(100))

@@ -15,7 +15,14 @@ import (
 // Every record is read, the group's offsets are committed in the
 // simulated __consumer_offsets.
 func TestFranzGoGroup(t *testing.T) {
-	b := threeBrokers(t, "3.9", "kraft", core.CreateTopic{Topic: "events", Partitions: 6, RF: 3})
+	for _, version := range kgoPresets {
+		t.Run(version, func(t *testing.T) { franzGoGroup(t, version) })
+	}
+}
+
+// franzGoGroup is TestFranzGoGroup on one preset.
+func franzGoGroup(t *testing.T, version string) {
+	b := threeBrokers(t, version, "kraft", core.CreateTopic{Topic: "events", Partitions: 6, RF: 3})
 	_, addr := startServer(t, b, 3)
 	prod, err := kgo.NewClient(kgo.SeedBrokers(addr))
 	if err != nil {

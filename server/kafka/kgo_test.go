@@ -12,6 +12,12 @@ import (
 	"github.com/twmb/franz-go/pkg/kversion"
 )
 
+// kgoPresets are the presets the franz-go matrix tests run on: 3.9,
+// the last with ZooKeeper and the old group coordinator, and 4.0, what
+// `kafkasim serve` runs by default (KIP-896's removed versions, the new
+// group coordinator).
+var kgoPresets = []string{"3.9", "4.0"}
+
 func threeBrokers(t *testing.T, version, mode string, topics ...core.CreateTopic) *wallBackend {
 	var setup []core.Command
 	for _, tp := range topics {
@@ -133,7 +139,14 @@ func consume(t *testing.T, cl *kgo.Client, n int) []*kgo.Record {
 // TestFranzGoProduceConsume: franz-go produces with each acks and each
 // codec against the simulated cluster and reads everything back.
 func TestFranzGoProduceConsume(t *testing.T) {
-	b := threeBrokers(t, "3.9", "kraft", core.CreateTopic{Topic: "orders", Partitions: 3, RF: 3})
+	for _, version := range kgoPresets {
+		t.Run(version, func(t *testing.T) { franzGoProduceConsume(t, version) })
+	}
+}
+
+// franzGoProduceConsume is TestFranzGoProduceConsume on one preset.
+func franzGoProduceConsume(t *testing.T, version string) {
+	b := threeBrokers(t, version, "kraft", core.CreateTopic{Topic: "orders", Partitions: 3, RF: 3})
 	_, addr := startServer(t, b, 3)
 	codecs := map[string]kgo.CompressionCodec{"none": kgo.NoCompression(), "gzip": kgo.GzipCompression(),
 		"snappy": kgo.SnappyCompression(), "lz4": kgo.Lz4Compression(), "zstd": kgo.ZstdCompression()}
