@@ -1,6 +1,8 @@
 package kafka
 
 // Produce (key 0), v3-v12 (record batch v2, 0.11+ clients).
+// ApiVersions lists it from v0, as Kafka does (produceListedMin in
+// versions.go); a v0-v2 request closes the connection.
 //
 // Each partition's records must be exactly one v2 batch (Kafka's
 // LogValidator: INVALID_RECORD otherwise), CRC-checked and decompressed

@@ -8,9 +8,26 @@ import (
 	"github.com/twmb/franz-go/pkg/kversion"
 )
 
-// versionRange is the versions of one API a listener advertises and
-// accepts.
-type versionRange struct{ min, max int16 }
+// versionRange is the versions of one API a listener accepts, min to
+// max, and advertises, listed to max. listed is min except for Produce
+// (produceListedMin).
+type versionRange struct{ min, max, listed int16 }
+
+// produceListedMin is the oldest Produce version ApiVersions lists on
+// every preset, below what the handler accepts (v3, record batch v2).
+// Kafka lists Produce from v0 before 4.0 and, from 4.0, lists v0 while
+// refusing v0-v2 requests (KAFKA-18659, apache/kafka#18727: ApiKeys
+// .PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION in toApiVersionForApiResponse,
+// while isVersionEnabled keeps the schema's v3, so SocketServer's
+// parseRequestHeader throws and the connection closes). It does so for
+// librdkafka before 2.11.1, which compresses with gzip, snappy or lz4
+// only if the broker's Produce range holds v0 (rd_kafka_msgset_writer
+// _select_MsgVersion; librdkafka issue #4956, fixed by #5130) and
+// otherwise sends its batches uncompressed. Before 4.0 Kafka takes v0-v2 requests and their
+// message formats v0 and v1, converting them; this listener speaks only
+// record batch v2 and refuses them on every preset as 4.0 does, by the
+// version table (the connection closes).
+const produceListedMin = 0
 
 // versionTable is what ApiVersions advertises for the cluster's preset:
 // for each API both a handler here implements and the preset's Kafka
@@ -41,8 +58,9 @@ func release(preset string) *kversion.Versions {
 
 // kip896Min are the minimum versions Kafka 4.0 raised (KIP-896 removed
 // the versions older than the 2.1 baseline), for the APIs served here;
-// before 4.0 every API starts at v0. Kafka 4.0 still advertises Produce
-// v0-v2 and Metadata v0-v3 (kept for librdkafka), so they are not here.
+// before 4.0 every API starts at v0. Kafka 4.0 still has Metadata v0-v3
+// (kept for librdkafka), so it is not here; for Produce see
+// produceListedMin.
 var kip896Min = map[int16]int16{
 	1:  4, // Fetch
 	2:  1, // ListOffsets
@@ -60,7 +78,7 @@ func tableFor(preset string) versionTable {
 	rel := release(preset)
 	t := versionTable{}
 	for k, a := range apis {
-		r := versionRange{a.min, a.max}
+		r := versionRange{min: a.min, max: a.max}
 		if rel != nil {
 			max, ok := rel.LookupMaxKeyVersion(k)
 			if !ok {
@@ -70,6 +88,10 @@ func tableFor(preset string) versionTable {
 			if preset == "4.0" {
 				r.min = max16(r.min, kip896Min[k])
 			}
+		}
+		r.listed = r.min
+		if k == 0 {
+			r.listed = produceListedMin
 		}
 		if r.min <= r.max {
 			t[k] = r
@@ -112,7 +134,7 @@ func apiVersionsResponse(t versionTable, version int16, errCode int16) *kmsg.Api
 	sort.Ints(keys)
 	for _, k := range keys {
 		r := t[int16(k)]
-		resp.ApiKeys = append(resp.ApiKeys, kmsg.ApiVersionsResponseApiKey{ApiKey: int16(k), MinVersion: r.min, MaxVersion: r.max})
+		resp.ApiKeys = append(resp.ApiKeys, kmsg.ApiVersionsResponseApiKey{ApiKey: int16(k), MinVersion: r.listed, MaxVersion: r.max})
 	}
 	return resp
 }

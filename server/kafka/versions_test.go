@@ -60,10 +60,10 @@ func TestApiVersionsPerPreset(t *testing.T) {
 		preset, mode string
 		want         map[int16]r // key: [min, max]; [-1, -1]: absent
 	}{
-		{"3.9", "kraft", map[int16]r{0: {3, 11}, 1: {4, 17}, 2: {1, 9}, 3: {0, 12}, 8: {2, 9}, 9: {1, 9}, 10: {0, 6}, 11: {0, 9}, 13: {0, 5}, 15: {0, 5}, 16: {0, 5}, 18: {0, 4}, 22: {0, 5}, 23: {2, 4}, 32: {0, 4}, 37: {0, 3}}},
-		{"2.8", "zk", map[int16]r{0: {3, 9}, 1: {4, 12}, 2: {1, 6}, 3: {0, 11}, 8: {2, 8}, 9: {1, 7}, 10: {0, 3}, 11: {0, 7}, 15: {0, 5}, 16: {0, 4}, 18: {0, 3}, 20: {0, 6}, 32: {0, 4}}},
-		{"0.11", "zk", map[int16]r{0: {3, 3}, 1: {4, 5}, 3: {0, 4}, 18: {0, 1}, 22: {0, 0}, 23: {-1, -1}, 37: {-1, -1}}},
-		{"4.0", "kraft", map[int16]r{1: {4, 17}, 2: {1, 10}, 3: {0, 13}, 8: {2, 9}, 9: {1, 9}, 10: {0, 6}, 11: {2, 9}, 15: {0, 6}, 16: {0, 5}, 19: {2, 7}, 20: {1, 6}, 32: {1, 4}, 0: {3, 12}}},
+		{"3.9", "kraft", map[int16]r{0: {0, 11}, 1: {4, 17}, 2: {1, 9}, 3: {0, 12}, 8: {2, 9}, 9: {1, 9}, 10: {0, 6}, 11: {0, 9}, 13: {0, 5}, 15: {0, 5}, 16: {0, 5}, 18: {0, 4}, 22: {0, 5}, 23: {2, 4}, 32: {0, 4}, 37: {0, 3}}},
+		{"2.8", "zk", map[int16]r{0: {0, 9}, 1: {4, 12}, 2: {1, 6}, 3: {0, 11}, 8: {2, 8}, 9: {1, 7}, 10: {0, 3}, 11: {0, 7}, 15: {0, 5}, 16: {0, 4}, 18: {0, 3}, 20: {0, 6}, 32: {0, 4}}},
+		{"0.11", "zk", map[int16]r{0: {0, 3}, 1: {4, 5}, 3: {0, 4}, 18: {0, 1}, 22: {0, 0}, 23: {-1, -1}, 37: {-1, -1}}},
+		{"4.0", "kraft", map[int16]r{1: {4, 17}, 2: {1, 10}, 3: {0, 13}, 8: {2, 9}, 9: {1, 9}, 10: {0, 6}, 11: {2, 9}, 15: {0, 6}, 16: {0, 5}, 19: {2, 7}, 20: {1, 6}, 32: {1, 4}, 0: {0, 12}}},
 	}
 	for _, tc := range cases {
 		b := newWallBackend(t, core.Options{Brokers: 1, Seed: 1, Version: tc.preset, Metadata: tc.mode})
@@ -97,6 +97,31 @@ func TestApiVersionsPerPreset(t *testing.T) {
 		if tc.preset == "3.9" {
 			if v3 := apiVersionsOver(t, addr, 3); v3.ErrorCode != 0 || len(v3.ApiKeys) != len(resp.ApiKeys) {
 				t.Errorf("3.9: ApiVersions v3 answered %d with %d keys", v3.ErrorCode, len(v3.ApiKeys))
+			}
+		}
+	}
+}
+
+// TestProduceListedFromV0: every preset lists Produce from v0, as Kafka
+// does (4.0 too, KAFKA-18659, so that librdkafka compresses), while a
+// Produce v0-v2 request closes the connection as any version outside
+// the handler's range does: 4.0's SocketServer refuses it so, and this
+// listener, speaking record batch v2 only, refuses it on older presets
+// too, where Kafka would take the old message formats. v3 is answered.
+func TestProduceListedFromV0(t *testing.T) {
+	for _, preset := range []string{"3.9", "4.0"} {
+		b := newWallBackend(t, core.Options{Brokers: 1, Seed: 1, Version: preset, Metadata: "kraft"})
+		_, addr := startServer(t, b, 1)
+		for _, k := range apiVersionsOver(t, addr, 3).ApiKeys {
+			if k.ApiKey == 0 && k.MinVersion != 0 {
+				t.Errorf("%s: Produce listed from v%d, want v0", preset, k.MinVersion)
+			}
+		}
+		for v := int16(0); v <= 3; v++ {
+			req := kmsg.NewPtrProduceRequest()
+			req.Version, req.Acks, req.TimeoutMillis = v, 1, 1000
+			if closed := closedAfter(t, addr, frame(0, v, 1, req.AppendTo(nil))); closed != (v < 3) {
+				t.Errorf("%s: Produce v%d closed the connection: %v, want %v", preset, v, closed, v < 3)
 			}
 		}
 	}
