@@ -103,18 +103,18 @@ func kcatLeaders(t *testing.T, b, topic string, partitions int) string {
 }
 
 // kcatRoundTrip lists the cluster (-L), produces 30 records (-P) to
-// topic, which has 3 partitions once it exists, and reads them back
-// alone (-C) and in a group (-G).
-func kcatRoundTrip(t *testing.T, b, topic string) {
+// topic, which has that many partitions once it exists, and reads them
+// back alone (-C) and in a group (-G).
+func kcatRoundTrip(t *testing.T, b, topic string, partitions int) {
 	t.Helper()
-	md := kcatLeaders(t, b, topic, 3)
+	md := kcatLeaders(t, b, topic, partitions)
 	port, _ := strconv.Atoi(b[strings.LastIndexByte(b, ':')+1:])
 	for id := 1; id <= 3; id++ {
 		if !strings.Contains(md, fmt.Sprintf("broker %d at 127.0.0.1:%d", id, port+id-1)) {
 			t.Fatalf("kcat -L does not list broker %d at its port:\n%s", id, md)
 		}
 	}
-	if !strings.Contains(md, fmt.Sprintf(`topic %q with 3 partitions`, topic)) {
+	if !strings.Contains(md, fmt.Sprintf(`topic %q with %d partitions`, topic, partitions)) {
 		t.Fatalf("kcat -L:\n%s", md)
 	}
 	var lines []string
@@ -140,7 +140,28 @@ func kcatRoundTrip(t *testing.T, b, topic string) {
 func TestKcat(t *testing.T) {
 	needKcat(t)
 	b := serveKcat(t, "cluster brokers=3 seed=3 version=3.9 metadata=kraft\ntopic create orders partitions=3 rf=3\n")
-	kcatRoundTrip(t, b, "orders")
+	kcatRoundTrip(t, b, "orders", 3)
+}
+
+// TestKcatDefaultRoom: kcat against what plain `kafkasim serve` gives,
+// the default room (3 brokers of the newest preset, 4.0, no topics):
+// kcat -L's metadata request creates the topic (auto.create.topics
+// .enable, num.partitions 1), and -P, -C and -G work with librdkafka
+// 2.0.2 as against a real 4.0.1 or later broker.
+// librdkafka before 2.11 enables its BrokerBalancedConsumer and SASL
+// GSSAPI features only if the broker has JoinGroup v0 (rd_kafka_feature
+// _map), which 4.0.0 removed and 4.0.1 restored (KAFKA-19444); kcat
+// -d feature logs what it enabled.
+func TestKcatDefaultRoom(t *testing.T) {
+	needKcat(t)
+	b := serveKcat(t, "")
+	kcatRoundTrip(t, b, "orders", 1)
+	feat := kcat(t, "", "-b", b, "-L", "-t", "orders", "-d", "feature")
+	for _, f := range []string{"BrokerBalancedConsumer", "Sasl", "LZ4", "MsgVer2", "ZSTD"} {
+		if !strings.Contains(feat, "Enabling feature "+f+"\n") {
+			t.Errorf("librdkafka did not enable feature %s against the default room:\n%s", f, feat)
+		}
+	}
 }
 
 // storedCodecs fetches partition 0 of topic from its leader and returns

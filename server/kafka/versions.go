@@ -60,13 +60,15 @@ func release(preset string) *kversion.Versions {
 // the versions older than the 2.1 baseline), for the APIs served here;
 // before 4.0 every API starts at v0. Kafka 4.0 still has Metadata v0-v3
 // (kept for librdkafka), so it is not here; for Produce see
-// produceListedMin.
+// produceListedMin. JoinGroup v0-v1, removed in 4.0.0, are back from
+// 4.0.1 (KAFKA-19444, apache/kafka#20116, for librdkafka before 2.11,
+// whose features SASL GSSAPI and BrokerBalancedConsumer need JoinGroup
+// v0): the 4.0 preset names no patch release and follows the newest.
 var kip896Min = map[int16]int16{
 	1:  4, // Fetch
 	2:  1, // ListOffsets
 	8:  2, // OffsetCommit
 	9:  1, // OffsetFetch
-	11: 2, // JoinGroup
 	19: 2, // CreateTopics
 	20: 1, // DeleteTopics
 	23: 2, // OffsetForLeaderEpoch

@@ -50,7 +50,8 @@ func apiVersionsOver(t *testing.T, addr string, version int16) *kmsg.ApiVersions
 // TestApiVersionsPerPreset: each preset advertises what its Kafka
 // release had, within what the handlers speak (ranges copied from
 // Kafka's message schemas at the 0.11.0.0, 2.8.0 and 3.9.0 tags, and
-// KIP-896 for 4.0, whose group APIs' ranges are the 4.0.0 tag's); an API
+// KIP-896 for 4.0, whose group APIs' ranges are the 4.0.0 tag's but for
+// JoinGroup v0-v1, back in 4.0.1, KAFKA-19444); an API
 // the release lacked is absent and closes the
 // connection; ApiVersions above the release's gets UNSUPPORTED_VERSION
 // with ApiVersions' own range only, as Kafka answers (KIP-511).
@@ -63,7 +64,7 @@ func TestApiVersionsPerPreset(t *testing.T) {
 		{"3.9", "kraft", map[int16]r{0: {0, 11}, 1: {4, 17}, 2: {1, 9}, 3: {0, 12}, 8: {2, 9}, 9: {1, 9}, 10: {0, 6}, 11: {0, 9}, 13: {0, 5}, 15: {0, 5}, 16: {0, 5}, 18: {0, 4}, 22: {0, 5}, 23: {2, 4}, 32: {0, 4}, 37: {0, 3}}},
 		{"2.8", "zk", map[int16]r{0: {0, 9}, 1: {4, 12}, 2: {1, 6}, 3: {0, 11}, 8: {2, 8}, 9: {1, 7}, 10: {0, 3}, 11: {0, 7}, 15: {0, 5}, 16: {0, 4}, 18: {0, 3}, 20: {0, 6}, 32: {0, 4}}},
 		{"0.11", "zk", map[int16]r{0: {0, 3}, 1: {4, 5}, 3: {0, 4}, 18: {0, 1}, 22: {0, 0}, 23: {-1, -1}, 37: {-1, -1}}},
-		{"4.0", "kraft", map[int16]r{1: {4, 17}, 2: {1, 10}, 3: {0, 13}, 8: {2, 9}, 9: {1, 9}, 10: {0, 6}, 11: {2, 9}, 15: {0, 6}, 16: {0, 5}, 19: {2, 7}, 20: {1, 6}, 32: {1, 4}, 0: {0, 12}}},
+		{"4.0", "kraft", map[int16]r{1: {4, 17}, 2: {1, 10}, 3: {0, 13}, 8: {2, 9}, 9: {1, 9}, 10: {0, 6}, 11: {0, 9}, 15: {0, 6}, 16: {0, 5}, 19: {2, 7}, 20: {1, 6}, 32: {1, 4}, 0: {0, 12}}},
 	}
 	for _, tc := range cases {
 		b := newWallBackend(t, core.Options{Brokers: 1, Seed: 1, Version: tc.preset, Metadata: tc.mode})
