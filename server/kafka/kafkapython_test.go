@@ -30,7 +30,7 @@ func python3Kafka(t *testing.T) string {
 // TestKafkaPython: kafka-python 2.0 probes the broker's version itself
 // and talks in old, non-flexible versions (JoinGroup v2, which predates
 // MEMBER_ID_REQUIRED: KIP-394's answer would be an error it does not
-// know). Against a 0.11 and a 3.9 cluster it produces records with keys,
+// know). Against a 0.11, a 3.9 and a 4.0 cluster it produces records with keys,
 // headers and timestamps (gzip, acks=all), reads every one back through a
 // consumer group and commits.
 func TestKafkaPython(t *testing.T) {
@@ -45,6 +45,11 @@ func TestKafkaPython(t *testing.T) {
 	}{
 		{"0.11", "zk", "[0,11,0]"},
 		{"3.9", "kraft", "[2,4,0]"}, // kafka-python 2.0's newest guess
+		// Every version kafka-python 2.0 picks for a broker it takes for
+		// 2.4 is one 4.0 kept (KIP-896 took kafka-python 2.0.2 among the
+		// clients whose versions it keeps): Produce v7, Fetch v10,
+		// ListOffsets v1, OffsetCommit v2, OffsetFetch v1, JoinGroup v2.
+		{"4.0", "kraft", "[2,4,0]"},
 	} {
 		t.Run(tc.version, func(t *testing.T) {
 			b := threeBrokers(t, tc.version, tc.mode, core.CreateTopic{Topic: "py", Partitions: 3, RF: 3})

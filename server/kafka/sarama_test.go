@@ -2,7 +2,9 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"testing"
 	"time"
@@ -28,10 +30,33 @@ func saramaConfig() *sarama.Config {
 // TestSarama: IBM/sarama produces (acks=all, headers and timestamps),
 // consumes a partition, and runs a consumer group of two members that
 // together read every record, against a 2.8 cluster (sarama's default
-// protocol version) and a 3.9 one.
+// protocol version), a 3.9 one and a 4.0 one: at its default version
+// 2.8 sarama asks for none of the versions 4.0 removed (KIP-896 took
+// sarama 1.30.1 among the clients whose versions it keeps).
 func TestSarama(t *testing.T) {
-	for _, preset := range []string{"2.8", "3.9"} {
+	for _, preset := range []string{"2.8", "3.9", "4.0"} {
 		t.Run(preset, func(t *testing.T) { saramaRun(t, preset) })
+	}
+}
+
+// TestSaramaOldVersionOn40: sarama told it talks to Kafka 0.10.2 sends
+// Produce v2 (message format v1), which 4.0 lists (KAFKA-18659) but
+// refuses, closing the connection: the send fails with EOF, not with an
+// error code.
+func TestSaramaOldVersionOn40(t *testing.T) {
+	b := threeBrokers(t, "4.0", "kraft", core.CreateTopic{Topic: "events", Partitions: 1, RF: 3})
+	_, addr := startServer(t, b, 3)
+	cfg := saramaConfig()
+	cfg.Version = sarama.V0_10_2_0
+	cfg.Producer.Retry.Max = 1
+	prod, err := sarama.NewSyncProducer(addrs(addr, 3), cfg)
+	if err != nil {
+		t.Fatalf("sarama producer: %v", err)
+	}
+	defer prod.Close()
+	_, _, err = prod.SendMessage(&sarama.ProducerMessage{Topic: "events", Value: sarama.StringEncoder("v")})
+	if !errors.Is(err, io.EOF) {
+		t.Fatalf("Produce v2 to a 4.0 cluster: %v, want the connection closed (EOF)", err)
 	}
 }
 
