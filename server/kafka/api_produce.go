@@ -4,9 +4,11 @@ package kafka
 // ApiVersions lists it from v0, as Kafka does (produceListedMin in
 // versions.go); a v0-v2 request closes the connection.
 //
-// Each partition's records must be exactly one v2 batch (Kafka's
-// LogValidator: INVALID_RECORD otherwise), CRC-checked and decompressed
-// here (none, gzip, snappy raw or xerial, lz4, zstd); the records enter
+// Each partition's records must be exactly one v2 batch, zstd only from
+// v7 (Kafka's ProduceRequest.validateRecords, which KafkaApis runs
+// first: INVALID_RECORD, UNSUPPORTED_COMPRESSION_TYPE), CRC-checked
+// and decompressed here (none, gzip, snappy raw or xerial, lz4, zstd;
+// a CRC or codec fault is CORRUPT_MESSAGE); the records enter
 // the core's log uncompressed and packed (log.Packed: no Record per
 // record), and the batch's own bytes are kept for Fetch to serve back as
 // they came (wirebatch.go). The core appends on
@@ -54,11 +56,13 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			case req.TransactionID != nil:
 				s.err = 53 // TRANSACTIONAL_ID_AUTHORIZATION_FAILED: no transactions here
 			case errors.Is(err, errFormat):
-				s.err = 43 // UNSUPPORTED_FOR_MESSAGE_FORMAT
+				s.err = 87 // INVALID_RECORD: ProduceRequest.validateRecords wants magic 2 from v3
 			case err != nil:
 				s.err = 2 // CORRUPT_MESSAGE
 			case len(batches) != 1:
 				s.err = 87 // INVALID_RECORD
+			case batches[0].Codec == codecZstd && req.Version < 7:
+				s.err = 76 // UNSUPPORTED_COMPRESSION_TYPE: zstd from v7 (KIP-110, validateRecords)
 			default:
 				b := batches[0]
 				ts := cx.s.clock.toCore(b.Timestamp)

@@ -1,0 +1,52 @@
+package kafka
+
+import (
+	"testing"
+
+	"github.com/kafkasim/kafkasim/core"
+	"github.com/kafkasim/kafkasim/core/log"
+	"github.com/kafkasim/kafkasim/internal/recordbatch"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// produceOne is a Produce of records to partition 0 of topic, acks=1.
+func produceOne(topic string, records []byte) *kmsg.ProduceRequest {
+	req := kmsg.NewPtrProduceRequest()
+	req.Acks, req.TimeoutMillis = 1, 5000
+	rt := kmsg.NewProduceRequestTopic()
+	rt.Topic = topic
+	rp := kmsg.NewProduceRequestTopicPartition()
+	rp.Records = records
+	rt.Partitions = append(rt.Partitions, rp)
+	req.Topics = append(req.Topics, rt)
+	return req
+}
+
+// TestProduceValidateRecords: Kafka's ProduceRequest.validateRecords
+// (KafkaApis.handleProduceRequest) answers a v3+ partition whose batch
+// is not magic 2 INVALID_RECORD, and a zstd batch below v7
+// UNSUPPORTED_COMPRESSION_TYPE (KIP-110); from v7 zstd is appended.
+func TestProduceValidateRecords(t *testing.T) {
+	b, addr := served(t, "3.9", core.CreateTopic{Topic: "t", Partitions: 1, RF: 3})
+	leader, _, _ := leaderOf(t, b, "t")
+	plain := encode(recordbatch.Batch{Timestamp: 5, Records: []log.Record{{Value: "v"}}})
+	magic1 := append([]byte{}, plain...)
+	magic1[16] = 1
+	zstd := compressBatch(t, plain, codecZstd)
+	for _, c := range []struct {
+		v       int16
+		records []byte
+		want    int16
+	}{
+		{6, zstd, 76}, {7, zstd, 0}, {7, magic1, 87}, {3, magic1, 87},
+	} {
+		cl := versionClient(t, addr, 3, 0, c.v)
+		resp := requestBroker[*kmsg.ProduceResponse](t, cl, leader, produceOne("t", c.records))
+		if resp.Version != c.v {
+			t.Fatalf("Produce went out as v%d, want v%d", resp.Version, c.v)
+		}
+		if got := resp.Topics[0].Partitions[0].ErrorCode; got != c.want {
+			t.Errorf("Produce v%d of a batch with magic %d, codec %d: code %d, want %d", c.v, c.records[16], c.records[22]&7, got, c.want)
+		}
+	}
+}
