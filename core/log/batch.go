@@ -6,14 +6,19 @@ import "math/bits"
 // (DefaultRecordBatch.RECORD_BATCH_OVERHEAD).
 const batchHeaderBytes = 61
 
-// Record is one Kafka record. Key "" with HasKey=false is a null key; the value
-// is never null (tombstones are not modelled). TimestampDelta is the
-// record's timestamp minus its batch's first timestamp (DefaultRecord's
-// timestampDelta; 0 for every record the core's own producers write), and
-// Headers are its headers in the order the client sent them (nil: none).
+// Record is one Kafka record. Key "" with HasKey=false is a null key;
+// NullValue marks a null value (a tombstone for a compacted topic, which
+// DefaultRecord writes as value length -1), distinct from an empty one:
+// NullValue implies Value == "". Only a real client sends one (the
+// scenario language's records are known by their values). TimestampDelta
+// is the record's timestamp minus its batch's first timestamp
+// (DefaultRecord's timestampDelta; 0 for every record the core's own
+// producers write), and Headers are its headers in the order the client
+// sent them (nil: none).
 type Record struct {
 	Key            string   `json:"key,omitempty"`
 	Value          string   `json:"value"`
+	NullValue      bool     `json:"nullValue,omitempty"`
 	HasKey         bool     `json:"hasKey,omitempty"`
 	TimestampDelta int64    `json:"timestampDelta,omitempty"`
 	Headers        []Header `json:"headers,omitempty"`
@@ -131,7 +136,11 @@ func recordSize(r *Record, offsetDelta int32) int {
 	} else {
 		body += varintSize(-1)
 	}
-	body += varintSize(int32(len(r.Value))) + len(r.Value)
+	if r.NullValue {
+		body += varintSize(-1) // DefaultRecord.sizeOfBodyInBytes: NULL_VARINT_SIZE_BYTES
+	} else {
+		body += varintSize(int32(len(r.Value))) + len(r.Value)
+	}
 	body += varintSize(int32(len(r.Headers)))
 	for _, h := range r.Headers {
 		body += varintSize(int32(len(h.Key))) + len(h.Key)

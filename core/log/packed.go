@@ -13,8 +13,7 @@ import (
 // pointers (key, value, headers) that the garbage collector follows in
 // every cycle for as long as the log keeps the batch, while a Packed holds
 // three pointers however many records it has. Record reads one back, the
-// same Record a []Record would have held (a null value reads as "", as
-// everywhere in the simulated log). A Packed never changes after Pack
+// same Record a []Record would have held (a null value as NullValue). A Packed never changes after Pack
 // returns it, so any number of batches, replicas and goroutines may share
 // it.
 type Packed struct {
@@ -26,7 +25,7 @@ type Packed struct {
 	size       int32
 	maxTsDelta int64
 	kvBytes    int64 // the keys' and values' bytes, for request limits
-	canonical  bool  // offset deltas 0, 1, 2... and no null value: data is what the log would write
+	canonical  bool  // offset deltas 0, 1, 2...: data is what the log would write
 	wire       string
 }
 
@@ -73,11 +72,11 @@ func Pack(data, wire string, n int, recs []Record) (*Packed, error) {
 				continue
 			}
 		}
-		end, od, nullValue, err := readRecord(data, pos, &r)
+		end, od, err := readRecord(data, pos, &r)
 		if err != nil {
 			return nil, fmt.Errorf("record %d: %w", i, err)
 		}
-		p.canonical = p.canonical && od == int64(i) && !nullValue
+		p.canonical = p.canonical && od == int64(i)
 		p.maxTsDelta = max(p.maxTsDelta, r.TimestampDelta)
 		p.kvBytes += int64(len(r.Key) + len(r.Value))
 		size += recordSize(&r, int32(i))
@@ -127,7 +126,7 @@ func LenOr(recs []Record, p *Packed) int {
 // bytes; only headers, when the record has some, are allocated.
 func (p *Packed) Record(i int) Record {
 	var r Record
-	if _, _, _, err := readRecord(p.data, int(p.starts[i]), &r); err != nil {
+	if _, _, err := readRecord(p.data, int(p.starts[i]), &r); err != nil {
 		panic("log: a packed record no longer parses: " + err.Error()) // Pack checked it
 	}
 	return r
@@ -141,10 +140,9 @@ func (p *Packed) Records(dst []Record) []Record {
 	return dst
 }
 
-// Canonical reports whether the records' offset deltas are 0, 1, 2... and
-// none has a null value: the bytes are then exactly what the log's own
-// records encode to (Kafka rewrites other offset deltas; the simulated
-// log holds an empty value for a null one).
+// Canonical reports whether the records' offset deltas are 0, 1, 2...:
+// the bytes are then exactly what the log's own records encode to (Kafka
+// rewrites other offset deltas). Null values keep length -1 both ways.
 func (p *Packed) Canonical() bool { return p.canonical }
 
 // Wire is the batch as the client encoded it, given to Pack, when the
@@ -157,44 +155,45 @@ func (p *Packed) KeyValueBytes() int64 { return p.kvBytes }
 // readRecord parses the record at s[pos:] into r (DefaultRecord.readFrom):
 // its length, then attributes, timestamp delta, offset delta, key, value
 // and headers, which must fill the length exactly. A negative key length
-// is a null key; a negative value length reads as an empty value
-// (nullValue says so). It returns where the next record starts and the
-// offset delta as written.
-func readRecord(s string, pos int, r *Record) (end int, offsetDelta int64, nullValue bool, err error) {
+// is a null key, a negative value length a null value (NullValue). It
+// returns where the next record starts and the offset delta as written.
+func readRecord(s string, pos int, r *Record) (end int, offsetDelta int64, err error) {
 	size, pos, ok := varint(s, pos)
 	if !ok || size < 0 || size > int64(len(s)-pos) {
-		return 0, 0, false, ErrRecordTruncated
+		return 0, 0, ErrRecordTruncated
 	}
 	end = pos + int(size)
 	body := s[:end]
 	pos++ // attributes: unused in v2 records
 	var tsd, od, klen, vlen, nh int64
 	if tsd, pos, ok = varint(body, pos); !ok {
-		return 0, 0, false, ErrRecordTruncated
+		return 0, 0, ErrRecordTruncated
 	}
 	if od, pos, ok = varint(body, pos); !ok {
-		return 0, 0, false, ErrRecordTruncated
+		return 0, 0, ErrRecordTruncated
 	}
 	r.TimestampDelta = tsd
 	if klen, pos, ok = varint(body, pos); !ok {
-		return 0, 0, false, ErrRecordTruncated
+		return 0, 0, ErrRecordTruncated
 	}
 	if klen >= 0 {
 		if r.Key, pos, ok = span(body, pos, klen); !ok {
-			return 0, 0, false, ErrRecordTruncated
+			return 0, 0, ErrRecordTruncated
 		}
 		r.HasKey = true
 	}
 	if vlen, pos, ok = varint(body, pos); !ok {
-		return 0, 0, false, ErrRecordTruncated
+		return 0, 0, ErrRecordTruncated
 	}
 	if vlen >= 0 {
 		if r.Value, pos, ok = span(body, pos, vlen); !ok {
-			return 0, 0, false, ErrRecordTruncated
+			return 0, 0, ErrRecordTruncated
 		}
+	} else {
+		r.NullValue = true
 	}
 	if nh, pos, ok = varint(body, pos); !ok || nh < 0 || nh > int64(len(body)-pos) {
-		return 0, 0, false, ErrRecordTruncated
+		return 0, 0, ErrRecordTruncated
 	}
 	if nh > 0 {
 		r.Headers = make([]Header, nh)
@@ -202,33 +201,33 @@ func readRecord(s string, pos int, r *Record) (end int, offsetDelta int64, nullV
 			h := &r.Headers[j]
 			var l int64
 			if l, pos, ok = varint(body, pos); !ok {
-				return 0, 0, false, ErrRecordTruncated
+				return 0, 0, ErrRecordTruncated
 			}
 			if l < 0 {
-				return 0, 0, false, ErrNullHeaderKey
+				return 0, 0, ErrNullHeaderKey
 			}
 			if h.Key, pos, ok = span(body, pos, l); !ok {
-				return 0, 0, false, ErrRecordTruncated
+				return 0, 0, ErrRecordTruncated
 			}
 			if l, pos, ok = varint(body, pos); !ok {
-				return 0, 0, false, ErrRecordTruncated
+				return 0, 0, ErrRecordTruncated
 			}
 			if l < 0 {
 				h.Null = true
 			} else if h.Value, pos, ok = span(body, pos, l); !ok {
-				return 0, 0, false, ErrRecordTruncated
+				return 0, 0, ErrRecordTruncated
 			}
 		}
 	}
 	if pos != end {
-		return 0, 0, false, ErrRecordSize
+		return 0, 0, ErrRecordSize
 	}
-	return end, od, vlen < 0, nil
+	return end, od, nil
 }
 
 // plainRecord is Pack's fast path for the record at s[pos:], the i-th:
 // ok when it is the record a client usually sends and readRecord would
-// accept (offset delta i, a key or none, a value that is not null, no
+// accept (offset delta i, a key or none, a value or none, no
 // headers, its fields filling its length exactly) and every varint in it
 // is as short as it can be, so that what the log would write for it
 // (recordSize, with offset delta i) is its bytes as they are: end - pos.
@@ -254,14 +253,14 @@ func plainRecord(s string, pos, i int) (end int, tsd, kv int64, ok bool) {
 		return 0, 0, 0, false
 	}
 	pos += int(max(klen, 0))
-	if vlen, pos, ok = shortVarint(body, pos); !ok || vlen < 0 || vlen > int64(end-pos) {
+	if vlen, pos, ok = shortVarint(body, pos); !ok || vlen < -1 || vlen > int64(end-pos) {
 		return 0, 0, 0, false
 	}
-	pos += int(vlen)
+	pos += int(max(vlen, 0))
 	if nh, pos, ok = shortVarint(body, pos); !ok || nh != 0 || pos != end {
 		return 0, 0, 0, false
 	}
-	return end, tsd, max(klen, 0) + vlen, true
+	return end, tsd, max(klen, 0) + max(vlen, 0), true
 }
 
 // shortVarint is varint, ok only when the encoding is the shortest for

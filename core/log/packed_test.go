@@ -21,6 +21,8 @@ func packedSample() []log.Record {
 		{Value: strings.Repeat("x", 300), TimestampDelta: 90_000, Headers: []log.Header{{Key: "a", Value: "1"}, {Key: "n", Null: true}}},
 		{HasKey: true, TimestampDelta: -1000},
 		{Key: strings.Repeat("k", 70), HasKey: true, Value: "w", TimestampDelta: 7, Headers: []log.Header{{Key: "", Value: ""}}},
+		{Key: "gone", HasKey: true, NullValue: true}, // a tombstone
+		{NullValue: true, Headers: []log.Header{{Key: "h", Value: "x"}}},
 	}
 }
 
@@ -79,8 +81,9 @@ func TestPackedIsTheRecords(t *testing.T) {
 	}
 }
 
-// TestPackNotCanonical: offset deltas other than 0, 1, 2... or a null
-// value still pack (the null value reads as ""), but keep no wire bytes.
+// TestPackNotCanonical: offset deltas other than 0, 1, 2... still pack,
+// but keep no wire bytes (Kafka rewrites them); a null value keeps them:
+// it is read as a null value and the log writes length -1 for it too.
 func TestPackNotCanonical(t *testing.T) {
 	rec := func(offsetDelta, valueLen int64) string {
 		body := []byte{0}
@@ -93,21 +96,45 @@ func TestPackNotCanonical(t *testing.T) {
 		body = binary.AppendVarint(body, 0) // no headers
 		return string(append(binary.AppendVarint(nil, int64(len(body))), body...))
 	}
-	for name, data := range map[string]string{"offset deltas 0, 2": rec(0, 1) + rec(2, 1), "a null value": rec(0, 1) + rec(1, -1)} {
+	for name, data := range map[string]string{"offset deltas 0, 2": rec(0, 1) + rec(2, 1), "a null value": rec(0, 1) + rec(1, -1),
+		"an empty value": rec(0, 1) + rec(1, 0)} {
 		p, err := log.Pack(data, "wire", 2, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if p.Canonical() || p.Wire() != "" {
+		canonical := name != "offset deltas 0, 2"
+		if p.Canonical() != canonical || (p.Wire() == "wire") != canonical {
 			t.Errorf("%s: canonical %v, wire %q", name, p.Canonical(), p.Wire())
 		}
-		if v := p.Record(1).Value; name == "a null value" && v != "" {
-			t.Errorf("a null value reads %q", v)
+		if r := p.Record(1); r.Value != "" && name != "offset deltas 0, 2" || r.NullValue != (name == "a null value") {
+			t.Errorf("%s reads %+v", name, r)
 		}
-		want := (&log.Batch{Records: []log.Record{p.Record(0), p.Record(1)}}).Size()
+		recs := []log.Record{p.Record(0), p.Record(1)}
+		want := (&log.Batch{Records: recs}).Size()
 		if got := (&log.Batch{Packed: p}).Size(); got != want {
 			t.Errorf("%s: size %d, want %d (offset deltas 0, 1)", name, got, want)
 		}
+		if canonical && recordsSection(recs) != data {
+			t.Errorf("%s: the log writes %q for %q", name, recordsSection(recs), data)
+		}
+	}
+}
+
+// TestNullValueSize: a null value takes one byte in the log, value length
+// -1 (DefaultRecord.sizeOfBodyInBytes: NULL_VARINT_SIZE_BYTES), as an
+// empty one does with length 0, and the log encodes it as -1.
+func TestNullValueSize(t *testing.T) {
+	null := &log.Batch{Records: []log.Record{{NullValue: true}}}
+	empty := &log.Batch{Records: []log.Record{{}}}
+	if null.Size() != 61+7 || empty.Size() != 61+7 {
+		t.Errorf("sizes: null %d, empty %d, want %d", null.Size(), empty.Size(), 61+7)
+	}
+	// length 6, attributes, timestamp delta 0, offset delta 0, key -1, value -1, no headers
+	if got := recordsSection(null.Records); got != "\x0c\x00\x00\x00\x01\x01\x00" {
+		t.Errorf("null value encodes as %q", got)
+	}
+	if got := recordsSection(empty.Records); got != "\x0c\x00\x00\x00\x01\x00\x00" {
+		t.Errorf("empty value encodes as %q", got)
 	}
 }
 
@@ -201,7 +228,10 @@ func TestPackShortcut(t *testing.T) {
 		} else {
 			body = append(binary.AppendVarint(body, int64(len(key))), key...)
 		}
-		if pad {
+		if value == "\x00null" {
+			body = binary.AppendVarint(body, -1)
+			value = ""
+		} else if pad {
 			l := binary.AppendVarint(nil, int64(len(value)))
 			l[len(l)-1] |= 0x80
 			body = append(append(body, l...), 0)
@@ -219,6 +249,7 @@ func TestPackShortcut(t *testing.T) {
 	}{
 		"plain":              {rec(0, "k", "v", false) + rec(1, "", long, false), 2},
 		"null key":           {rec(0, "\x00null", long, false), 1},
+		"null value":         {rec(0, "k", "\x00null", false) + rec(1, "", "v", false), 2},
 		"headers and more":   {recordsSection(packedSample()), len(packedSample())},
 		"a longer varint":    {rec(0, "k", "v", false) + rec(1, "k", long, true), 2},
 		"a two-byte zero":    {rec(0, "k", "v", false) + rec(1, "k", "v", true), 2},

@@ -9,8 +9,9 @@
 // maxTimestamp int64, producerId int64, producerEpoch int16, baseSequence
 // int32, records count int32, then each record: a zig-zag varint length,
 // attributes int8 (0), then timestampDelta, offsetDelta, key length (-1:
-// null), key, value length, value, header count and per header key length,
-// key, value length (-1: null), value, all zig-zag varints.
+// null), key, value length (-1: null, a tombstone), value, header count
+// and per header key length, key, value length (-1: null), value, all
+// zig-zag varints.
 package recordbatch
 
 import (
@@ -92,7 +93,7 @@ func Append(dst []byte, b *Batch, ts func(int64) int64) []byte {
 
 // appendRecord is DefaultRecord.writeTo: the body's length, then the body.
 func appendRecord(dst []byte, r *log.Record, offsetDelta int64) []byte {
-	n := 1 + VarintLen(r.TimestampDelta) + VarintLen(offsetDelta) + bytesLen(r.Key, !r.HasKey) + bytesLen(r.Value, false) +
+	n := 1 + VarintLen(r.TimestampDelta) + VarintLen(offsetDelta) + bytesLen(r.Key, !r.HasKey) + bytesLen(r.Value, r.NullValue) +
 		VarintLen(int64(len(r.Headers)))
 	for i := range r.Headers {
 		h := &r.Headers[i]
@@ -103,7 +104,7 @@ func appendRecord(dst []byte, r *log.Record, offsetDelta int64) []byte {
 	dst = binary.AppendVarint(dst, r.TimestampDelta)
 	dst = binary.AppendVarint(dst, offsetDelta)
 	dst = appendBytes(dst, r.Key, !r.HasKey)
-	dst = appendBytes(dst, r.Value, false)
+	dst = appendBytes(dst, r.Value, r.NullValue)
 	dst = binary.AppendVarint(dst, int64(len(r.Headers)))
 	for i := range r.Headers {
 		h := &r.Headers[i]

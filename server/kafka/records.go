@@ -17,9 +17,8 @@ import (
 // record's TimestampDelta is relative to Timestamp, the batch's first
 // timestamp on the client's clock), with, as the Packed's Wire, the
 // whole batch as the client sent it to serve back (wirebatch.go) when its
-// records' offset deltas are 0, 1, 2... (what Kafka keeps in place) and
-// no value is null (the core's record holds an empty one, and a consumer
-// reads what the core holds); else Wire() is "".
+// records' offset deltas are 0, 1, 2... (what Kafka keeps in place);
+// else Wire() is "". A null value is kept null (log.Record.NullValue).
 type wireBatch struct {
 	ProducerID    int64
 	ProducerEpoch int16

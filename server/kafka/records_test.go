@@ -165,9 +165,9 @@ func TestStoredBatchSize(t *testing.T) {
 
 // TestBatchCodecMatchesKmsg: the hand-written encoder writes exactly the
 // bytes kmsg's does, and the decoder reads kmsg's bytes back to the same
-// records, for records of every shape (null and empty keys, long values
-// whose lengths take several varint bytes, negative and large timestamp
-// deltas, null header values).
+// records, for records of every shape (null and empty keys, null and
+// empty values, long values whose lengths take several varint bytes,
+// negative and large timestamp deltas, null header values).
 func TestBatchCodecMatchesKmsg(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	str := func(n int) string { return strings.Repeat(string(rune('a'+rng.IntN(26))), n) }
@@ -178,6 +178,9 @@ func TestBatchCodecMatchesKmsg(t *testing.T) {
 		ob.MaxTimestamp = ob.Timestamp + rng.Int64N(1000)
 		for i := 0; i < 1+rng.IntN(40); i++ {
 			r := log.Record{Value: str(rng.IntN(300)), TimestampDelta: rng.Int64N(1<<40) - 1<<39}
+			if rng.IntN(5) == 0 {
+				r.Value, r.NullValue = "", true // a tombstone
+			}
 			if rng.IntN(3) > 0 {
 				r.Key, r.HasKey = str(rng.IntN(20)), true
 			}

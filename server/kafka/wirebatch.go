@@ -21,9 +21,9 @@ import (
 // from the core's batch instead of encoding every record again. Batches
 // the core made itself (its own producers), read back from --data-dir,
 // whose records' offset deltas are not 0, 1, 2... (Kafka rewrites those
-// too) or that hold a null value (not simulated: the core keeps an empty
-// one, and a consumer must read what the core has) have no kept bytes and
-// are encoded by recordbatch.Append.
+// too) have no kept bytes and are encoded by recordbatch.Append. A null
+// value (length -1) is kept as one, so a batch holding one is served as
+// sent.
 
 // servable is the kept bytes of b when a Fetch of version v may return
 // them: zstd only for v10+, the first Fetch a client may read zstd with

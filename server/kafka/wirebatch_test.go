@@ -105,9 +105,9 @@ func TestServedCompressedBatch(t *testing.T) {
 }
 
 // TestWireNotKeptOutOfPlace: a batch whose records' offset deltas are not
-// 0, 1, 2... keeps no bytes (Kafka rebuilds such a batch), nor one with a
-// null value (the core holds an empty one): a Fetch encodes the core's
-// records.
+// 0, 1, 2... keeps no bytes (Kafka rebuilds such a batch): a Fetch encodes
+// the core's records. One with a null value keeps them: the core holds
+// the null value, and its own encoding of the batch is those bytes.
 func TestWireNotKeptOutOfPlace(t *testing.T) {
 	body := []byte{0}                            // attributes
 	for _, v := range []int64{0, 0, -1, -1, 0} { // timestamp delta, offset delta, null key, null value, no headers
@@ -119,8 +119,10 @@ func TestWireNotKeptOutOfPlace(t *testing.T) {
 	binary.BigEndian.PutUint32(null[17:], crc32.Checksum(null[21:], recordbatch.CRC32C))
 	if wbs, err := decodeBatches(null); err != nil {
 		t.Fatal(err)
-	} else if wbs[0].Packed.Wire() != "" || wbs[0].recs()[0].Value != "" || wbs[0].Packed.Record(0).Value != "" {
-		t.Errorf("a null value: kept %d bytes, value %q", len(wbs[0].Packed.Wire()), wbs[0].recs()[0].Value)
+	} else if wbs[0].Packed.Wire() != string(null) || !wbs[0].recs()[0].NullValue || !wbs[0].Packed.Record(0).NullValue {
+		t.Errorf("a null value: kept %d bytes, record %+v", len(wbs[0].Packed.Wire()), wbs[0].recs()[0])
+	} else if enc := encode(recordbatch.Batch{Timestamp: 5, ProducerID: -1, BaseSequence: -1, Records: wbs[0].recs()}); !bytes.Equal(enc, null) {
+		t.Errorf("a null value: the core's records encode to % x, the client sent % x", enc, null)
 	}
 
 	in := wireSample()

@@ -127,11 +127,13 @@ func decodeOne(d []byte, base, next, shift int64) (*log.Batch, int, *badBatch, i
 			return nil, 0, foreign("record %d does not parse", i), off
 		}
 		var kr kmsg.Record
-		if err := kr.ReadFrom(recs[:w+int(n)]); err != nil || kr.OffsetDelta != i || kr.Value == nil {
-			return nil, 0, foreign("record %d does not parse, is out of order or has a null value", i), off
+		if err := kr.ReadFrom(recs[:w+int(n)]); err != nil || kr.OffsetDelta != i {
+			return nil, 0, foreign("record %d does not parse or is out of order", i), off
 		}
 		recs = recs[w+int(n):]
-		r := log.Record{Key: string(kr.Key), HasKey: kr.Key != nil, Value: string(kr.Value), TimestampDelta: kr.TimestampDelta64}
+		// kmsg reads value length -1 as a nil Value, 0 as an empty one.
+		r := log.Record{Key: string(kr.Key), HasKey: kr.Key != nil, Value: string(kr.Value), NullValue: kr.Value == nil,
+			TimestampDelta: kr.TimestampDelta64}
 		for _, h := range kr.Headers {
 			r.Headers = append(r.Headers, log.Header{Key: h.Key, Value: string(h.Value), Null: h.Value == nil})
 		}

@@ -27,7 +27,13 @@ func Append(dst []byte, b *recordbatch.Batch, ts func(int64) int64) []byte {
 	var recs []byte
 	for i := range b.Records {
 		r := &b.Records[i]
-		kr := kmsg.Record{TimestampDelta64: r.TimestampDelta, OffsetDelta: int32(i), Value: []byte(r.Value)}
+		kr := kmsg.Record{TimestampDelta64: r.TimestampDelta, OffsetDelta: int32(i)}
+		if !r.NullValue {
+			kr.Value = []byte(r.Value)
+			if kr.Value == nil {
+				kr.Value = []byte{} // empty, not null: kmsg writes nil as -1
+			}
+		}
 		if r.HasKey {
 			kr.Key = []byte(r.Key)
 		}
@@ -37,9 +43,6 @@ func Append(dst []byte, b *recordbatch.Batch, ts func(int64) int64) []byte {
 				kh.Value = []byte(h.Value)
 			}
 			kr.Headers = append(kr.Headers, kh)
-		}
-		if kr.Value == nil {
-			kr.Value = []byte{} // a record's value is never null here
 		}
 		body := kr.AppendTo(nil)
 		_, w := binary.Varint(body) // AppendTo wrote Length 0: replace it
