@@ -54,6 +54,9 @@ func decodeRecord(s *strictjson.Scanner, dst reflect.Value) bool {
 		case "headers":
 			bit = 16
 			ok = s.Value(headersPlan, reflect.ValueOf(&r.Headers).Elem())
+		case "nullValue":
+			bit = 32
+			r.NullValue, ok = s.Bool()
 		}
 		if bit == 0 || seen&bit != 0 || !ok {
 			return false

@@ -244,6 +244,9 @@ func (e *outsideEnc) record(r *log.Record) {
 	}
 	e.buf = append(e.buf, `"value":`...)
 	e.str(r.Value)
+	if r.NullValue {
+		e.buf = append(e.buf, `,"nullValue":true`...)
+	}
 	if r.HasKey {
 		e.buf = append(e.buf, `,"hasKey":true`...)
 	}

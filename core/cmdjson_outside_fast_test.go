@@ -31,7 +31,7 @@ func TestFastEncodeFields(t *testing.T) {
 			"joinGroup,omitempty syncGroup,omitempty heartbeat,omitempty leaveGroup,omitempty deleteTopics,omitempty other,omitempty"},
 		{ProduceRequest{}, "acks timeoutMs partitions"},
 		{ProducePartition{}, "topic partition producerId producerEpoch baseSequence timestamp,omitempty records"},
-		{log.Record{}, "key,omitempty value hasKey,omitempty timestampDelta,omitempty headers,omitempty"},
+		{log.Record{}, "key,omitempty value nullValue,omitempty hasKey,omitempty timestampDelta,omitempty headers,omitempty"},
 		{log.Header{}, "key value,omitempty null,omitempty"},
 		{FetchRequest{}, "maxWaitMs minBytes maxBytes byTopicId,omitempty partitions"},
 		{FetchPartition{}, "topic partition fetchOffset currentLeaderEpoch partitionMaxBytes topicId,omitzero"},
