@@ -150,8 +150,10 @@ const Panels = {
     const cells = h("div", { class: "cells" });
     for (const r of v.records) {
       const cls = ["cell", r.committed ? "committed" : "uncommitted", r.flushed ? "" : "pagecache", r.offset === walk.offset ? "target" : ""].join(" ");
-      cells.append(h("a", { class: cls, href: "#", "data-explain": r.committed ? "record.committed" : "record.uncommitted", "data-explain-extra": `offset ${r.offset}, epoch ${r.epoch}${r.flushed ? ", on disk" : ", only in the page cache"}${r.key ? ", key " + r.key : ""}`,
-        onclick: (e) => { e.preventDefault(); UI.openStory(r.value); } }, h("small", {}, r.offset), r.value));
+      // a null value (a tombstone) reads "null", as kafka-console-consumer prints it, in italics: no value "null"
+      const val = r.nullValue ? h("i", { title: "a null value: a tombstone" }, "null") : r.value;
+      cells.append(h("a", { class: cls, href: "#", "data-explain": r.committed ? "record.committed" : "record.uncommitted", "data-explain-extra": `offset ${r.offset}, epoch ${r.epoch}${r.flushed ? ", on disk" : ", only in the page cache"}${r.key ? ", key " + r.key : ""}${r.nullValue ? ", a null value (tombstone)" : ""}`,
+        onclick: (e) => { e.preventDefault(); UI.openStory(r.value); } }, h("small", {}, r.offset), val));
     }
     pane.append(h("h4", {}, "Records around it"), cells);
   },

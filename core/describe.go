@@ -156,7 +156,7 @@ func (c *Cluster) describeReplica(b *strings.Builder, r *Replica) {
 				if !r.log.IsFlushed(o) {
 					mark += "~"
 				}
-				recs = append(recs, fmt.Sprintf("%d:%s%s", o, rec.Value, mark))
+				recs = append(recs, fmt.Sprintf("%d:%s%s", o, rec.ValueText(), mark))
 			}
 			if len(recs) > 200 {
 				recs = append(recs, "...")

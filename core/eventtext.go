@@ -136,20 +136,21 @@ func FormatTime(ms int64) string {
 	return strconv.FormatInt(ms/1000, 10) + "." + fmt.Sprintf("%03d", ms%1000) + "s"
 }
 
-// Values lists record values, eliding the middle of long lists.
+// Values lists record values, eliding the middle of long lists; a null
+// value reads as log.NullText.
 func Values(rs []log.Record) string {
 	if len(rs) <= maxShownValues {
 		v := make([]string, len(rs))
-		for i, r := range rs {
-			v[i] = r.Value
+		for i := range rs {
+			v[i] = rs[i].ValueText()
 		}
 		return strings.Join(v, ",")
 	}
 	head := make([]string, 0, maxShownValues)
-	for _, r := range rs[:maxShownValues-2] {
-		head = append(head, r.Value)
+	for i := range rs[:maxShownValues-2] {
+		head = append(head, rs[i].ValueText())
 	}
-	return fmt.Sprintf("%s,...(%d more)...,%s", strings.Join(head, ","), len(rs)-maxShownValues+1, rs[len(rs)-1].Value)
+	return fmt.Sprintf("%s,...(%d more)...,%s", strings.Join(head, ","), len(rs)-maxShownValues+1, rs[len(rs)-1].ValueText())
 }
 
 func offRange(a, b int64) string {

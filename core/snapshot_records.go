@@ -16,6 +16,7 @@ const MaxRecordWindow = 10_000
 type RecordView struct {
 	Offset     int64  `json:"offset"`
 	Value      string `json:"value"`
+	NullValue  bool   `json:"nullValue,omitempty"` // a null value (a tombstone): Value is ""
 	Key        string `json:"key,omitempty"`
 	HasKey     bool   `json:"hasKey,omitempty"`
 	Epoch      int32  `json:"epoch"`
@@ -27,6 +28,14 @@ type RecordView struct {
 	// LogAppendTime: Timestamp is the leader's append time, not the producer's.
 	LogAppendTime bool         `json:"logAppendTime,omitempty"`
 	Headers       []log.Header `json:"headers,omitempty"` // read-only: the log's own
+}
+
+// ValueText is the value as it reads: log.NullText for a null value.
+func (v *RecordView) ValueText() string {
+	if v.NullValue {
+		return log.NullText
+	}
+	return v.Value
 }
 
 // ReplicaRecords returns the records of partition's replica on broker
@@ -68,7 +77,7 @@ func (c *Cluster) ReplicaRecords(partition string, broker int, from, to int64) (
 			if bt.BaseSequence >= 0 {
 				seq = bt.BaseSequence + int32(i)
 			}
-			out = append(out, RecordView{Offset: off, Value: rec.Value, Key: rec.Key, HasKey: rec.HasKey,
+			out = append(out, RecordView{Offset: off, Value: rec.Value, NullValue: rec.NullValue, Key: rec.Key, HasKey: rec.HasKey,
 				Epoch: bt.Epoch, Flushed: r.log.IsFlushed(off), Committed: off < r.hw, Timestamp: bt.RecordTimestamp(i),
 				ProducerID: bt.ProducerID, Sequence: seq, LogAppendTime: bt.LogAppendTime, Headers: rec.Headers})
 		}

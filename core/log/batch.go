@@ -24,6 +24,20 @@ type Record struct {
 	Headers        []Header `json:"headers,omitempty"`
 }
 
+// NullText is how a null value reads where learners read values (the
+// traces, the picture, the X-ray): what kafka-console-consumer prints for
+// one (DefaultMessageFormatter writes "null").
+const NullText = "null"
+
+// ValueText is the value as it reads: NullText for a null value, else
+// Value. The log itself keeps the two apart with NullValue.
+func (r *Record) ValueText() string {
+	if r.NullValue {
+		return NullText
+	}
+	return r.Value
+}
+
 // Header is one record header (KIP-82): a key and a value, the value null
 // when Null is set (Value is then "").
 type Header struct {

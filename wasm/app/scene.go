@@ -256,7 +256,7 @@ func (e *Engine) partitions(c *core.Cluster, snap *core.Snapshot, s *scene.Scene
 				if total+cellsN <= scene.MaxTotalCells {
 					recs, _ := c.ReplicaRecords(p.Name, r.Broker, sp.From, sp.From+int64(cellsN))
 					for _, rec := range recs {
-						cell := scene.Cell{Offset: rec.Offset, Value: clip(rec.Value), Epoch: rec.Epoch, Dup: dups[p.Name+"\x00"+rec.Value]}
+						cell := scene.Cell{Offset: rec.Offset, Value: clip(rec.ValueText()), Epoch: rec.Epoch, Dup: dups[p.Name+"\x00"+rec.Value]}
 						if reord[p.Name+"\x00"+rec.Value] {
 							cell.Flags |= scene.FlagOutOfOrder
 						}
@@ -315,11 +315,11 @@ func lostStep(out map[replicaKey][]scene.Cell, ev *core.Event) {
 	case core.EvTruncate, core.EvLost:
 		var cells []scene.Cell
 		first := ev.Offset // for a truncation, the new LEO: the dropped records start here
-		for j, r := range ev.Records {
+		for j := range ev.Records {
 			if j == scene.MaxCells {
 				break
 			}
-			cells = append(cells, scene.Cell{Offset: first + int64(j), Value: clip(r.Value), Flags: scene.FlagLost})
+			cells = append(cells, scene.Cell{Offset: first + int64(j), Value: clip(ev.Records[j].ValueText()), Flags: scene.FlagLost})
 		}
 		out[k] = cells
 	case core.EvAppend:
@@ -482,11 +482,11 @@ func markOf(ev *core.Event) (scene.Mark, bool) {
 		if ev.Type == core.EvLost {
 			m.Kind = scene.MarkLost
 		}
-		for j, r := range ev.Records {
+		for j := range ev.Records {
 			if j == scene.MaxCells {
 				break
 			}
-			m.Cells = append(m.Cells, scene.Cell{Offset: ev.Offset + int64(j), Value: clip(r.Value), Flags: scene.FlagLost})
+			m.Cells = append(m.Cells, scene.Cell{Offset: ev.Offset + int64(j), Value: clip(ev.Records[j].ValueText()), Flags: scene.FlagLost})
 		}
 	case core.EvBrokerState:
 		switch {

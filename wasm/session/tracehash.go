@@ -97,6 +97,7 @@ func (h *traceHash) event(e *core.Event) {
 		r := &recs[i]
 		h.str(r.Key)
 		h.str(r.Value)
+		h.flag(r.NullValue)
 		h.flag(r.HasKey)
 		h.i64(r.TimestampDelta)
 		h.u64(uint64(len(r.Headers)))

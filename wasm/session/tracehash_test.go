@@ -75,6 +75,7 @@ func TestTraceHashSeparatesFields(t *testing.T) {
 		{{From: "ab", To: "c"}, {From: "a", To: "bc"}},
 		{{Records: []log.Record{{Value: "a"}, {Value: "b"}}}, {Records: []log.Record{{Value: "ab"}}}},
 		{{Records: []log.Record{{Key: "k"}}}, {Records: []log.Record{{Value: "k"}}}},
+		{{Records: []log.Record{{NullValue: true}}}, {Records: []log.Record{{}}}}, // a tombstone is no empty value
 		{{ISR: []int{1, 2}}, {ISR: []int{12}}},
 		{{Replicas: [][]int{{1}, {2}}}, {Replicas: [][]int{{1, 2}}}},
 		{{Detail: "12345678abc"}, {Detail: "12345678abd"}},
