@@ -30,6 +30,9 @@ func restoredTopics() []RestoredTopic {
 					}
 					bt.Records = append(bt.Records, log.Record{Key: "k\xff", HasKey: true, Value: string(v), TimestampDelta: int64(j),
 						Headers: []log.Header{{Key: "h", Value: "\x00\x80"}, {Key: "n", Null: true}}})
+					if i == 4 && j == 2 { // a tombstone
+						bt.Records[j].Value, bt.Records[j].NullValue = "", true
+					}
 				}
 				seg.Batches = append(seg.Batches, bt)
 			}
@@ -98,6 +101,9 @@ func TestRestoreChunks(t *testing.T) {
 	w := restoredTopics()[0].Replicas[1][2].Segments[0].Batches[4].Records[1]
 	if r.Value != w.Value || r.Key != "k\xff" || r.Headers[0].Value != "\x00\x80" || !r.Headers[1].Null {
 		t.Fatalf("a record came back as %+v", r)
+	}
+	if n := back[0].Replicas[1][2].Segments[0].Batches[4].Records[2]; !n.NullValue || n.Value != "" || r.NullValue {
+		t.Fatalf("a null value came back as %+v (the record before it %+v)", n, r)
 	}
 }
 

@@ -13,9 +13,9 @@ import (
 // pointers (key, value, headers) that the garbage collector follows in
 // every cycle for as long as the log keeps the batch, while a Packed holds
 // three pointers however many records it has. Record reads one back, the
-// same Record a []Record would have held (a null value as NullValue). A Packed never changes after Pack
-// returns it, so any number of batches, replicas and goroutines may share
-// it.
+// same Record a []Record would have held (a null value as NullValue). A
+// Packed never changes after Pack returns it, so any number of batches,
+// replicas and goroutines may share it.
 type Packed struct {
 	data   string  // the records section; every key, value and header is a substring
 	starts []int32 // starts[i] is where record i begins in data; strictly increasing
