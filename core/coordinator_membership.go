@@ -52,6 +52,11 @@ type joinResult struct {
 	// skipAssignment: a static leader back in a Stable group keeps its
 	// assignment (JoinGroup v9+, KIP-814).
 	skipAssignment bool
+	// storeFailed: the answer to a static member whose store failed,
+	// which names the group's generation, protocol and leader
+	// (updateStaticMemberAndRebalance); other errors name generation -1
+	// (JoinGroupResult's NoGeneration).
+	storeFailed bool
 }
 
 // syncResult is a SyncGroup response.
@@ -259,8 +264,10 @@ func (g *group) renameMember(m *gmember, to string) {
 // with the members, and to skip the assignment; below v9 the answer names
 // the leader as it was (the old member id when this member led), with no
 // members, so that the member does not assign. If the write fails, the
-// member gets its old id and subscription back and the error is the
-// answer, with no member id. The member awaits its answer meanwhile, so
+// member gets its old id and subscription back and the answer is
+// storeGroup's error (REBALANCE_IN_PROGRESS for a timeout up to 3.9,
+// coordinator_store_errors.go) with no member id, but with the group's
+// generation and protocol and the leader as it was. The member awaits its answer meanwhile, so
 // its session does not expire; one answered in between (fenced by
 // another rejoin, or by a rebalance's completion, or the coordinator
 // unloaded) is neither answered again nor reverted (Kafka would revert
@@ -279,7 +286,7 @@ func (g *group) storeStaticMember(m *gmember, prev *gmember, leader string, req 
 		if err != "" {
 			g.revertStatic(m, prev)
 			m.joinReply = nil
-			reply(joinResult{err: err, generation: g.generation, protocol: g.protocol, leader: leader})
+			reply(joinResult{err: err, generation: g.generation, protocol: g.protocol, leader: leader, storeFailed: true})
 			return
 		}
 		// A rebalance begun meanwhile does not hold the answer back
@@ -560,11 +567,15 @@ func (g *group) sync(memberID string, generation int, assignment map[string][]*P
 		}
 		if err != "" {
 			// GroupCoordinator.doSyncGroup: resetAndPropagateAssignmentError,
-			// then maybePrepareRebalance. The members get the store error
-			// (COORDINATOR_NOT_AVAILABLE, ...) and find the coordinator again
-			// after retry.backoff.ms; answering REBALANCE_IN_PROGRESS made them
-			// rejoin at once, a rebalance every few milliseconds for as long
-			// as the offsets partition could not take writes.
+			// then maybePrepareRebalance. The members get storeGroup's
+			// error: REBALANCE_IN_PROGRESS for a timeout up to 3.9 (they
+			// join again at once, and the next store waits
+			// offsets.commit.timeout.ms again), COORDINATOR_NOT_AVAILABLE
+			// for a partition below min.insync.replicas and for 4.0's
+			// timeout (they find the coordinator again after
+			// retry.backoff.ms); never REBALANCE_IN_PROGRESS for an
+			// append that fails at once, which would rebalance every few
+			// milliseconds.
 			for _, x := range g.sortedMembers() {
 				if x.syncReply != nil {
 					r := x.syncReply

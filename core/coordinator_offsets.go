@@ -32,7 +32,8 @@ type commitReq struct {
 // write and answers them OFFSET_METADATA_TOO_LARGE whatever the write's
 // outcome, and answers every partition so, writing nothing, when none is
 // left (4.0's OffsetMetadataManager.commitOffset the same, per
-// partition).
+// partition, but a failed write answers every partition its error).
+// A failed write's error is storeOffsetsError's.
 func (co *coordinator) commitOffsets(req commitReq, done func(err string, tooLarge map[*Partition]bool)) {
 	g, err := co.lookup(req.group, req.generation < 0)
 	if err == "GROUP_ID_NOT_FOUND" {
@@ -91,6 +92,15 @@ func (co *coordinator) commitOffsets(req commitReq, done func(err string, tooLar
 				co.b.c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: req.offsets[p], At: co.b.c.now, Log: g.p.Name, LogOffset: base + int64(i), Gen: p.Topic.gen})
 				co.b.c.emit(Event{Type: EvCommit, Group: g.id, Partition: p.Name, Offset: req.offsets[p], Broker: co.b.ID,
 					Detail: fmt.Sprintf("stored in %s", g.p.Name), Minor: had && old == req.offsets[p]})
+			}
+		}
+		if e != "" {
+			e = co.storeOffsetsError(e)
+			if co.b.c.preset.runtimeStoreErrors {
+				// 4.0's GroupCoordinatorService.commitOffsets answers a
+				// failed write with OffsetCommitRequest.getErrorResponse:
+				// every partition the error, too long metadata included.
+				tooLarge = nil
 			}
 		}
 		done(e, tooLarge)

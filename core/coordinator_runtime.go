@@ -169,7 +169,8 @@ func (co *coordinator) replayMetadata(p *Partition, gr groupRecord) {
 }
 
 // persist writes the group's metadata (GroupMetadataManager.storeGroup)
-// with acks=all; done gets "" or an error name.
+// with acks=all; done gets "" or the error storeGroup answers
+// (storeGroupError).
 func (co *coordinator) persist(g *group, done func(string)) {
 	gr := groupRecord{Group: g.id, Generation: g.generation, Protocol: g.protocol, Leader: g.leader, StateTs: g.stateSince}
 	for _, m := range g.sortedMembers() {
@@ -181,39 +182,41 @@ func (co *coordinator) persist(g *group, done func(string)) {
 		gr.Members = append(gr.Members, mr)
 	}
 	data, _ := json.Marshal(gr)
-	co.appendInternal(g.p, []log.Record{{Key: "group", Value: string(data), HasKey: true}}, done)
-}
-
-// appendInternal appends records to an offsets partition this broker
-// leads, waiting like acks=all (offsets.commit.required.acks = -1) up to
-// offsets.commit.timeout.ms. Errors are mapped as the coordinator does.
-func (co *coordinator) appendInternal(p *Partition, recs []log.Record, done func(string)) {
-	if done == nil {
-		co.appendInternalAt(p, recs, nil)
-		return
+	var stored func(string, int64)
+	if done != nil {
+		stored = func(e string, _ int64) {
+			if e != "" {
+				e = co.storeGroupError(e)
+			}
+			done(e)
+		}
 	}
-	co.appendInternalAt(p, recs, func(e string, _ int64) { done(e) })
+	co.appendInternalAt(g.p, []log.Record{{Key: "group", Value: string(data), HasKey: true}}, stored)
 }
 
-// appendInternalAt is appendInternal that also tells done the records'
-// base offset in p.
+// appendInternalAt appends records to an offsets partition this broker
+// leads, waiting like acks=all (offsets.commit.required.acks = -1) up to
+// offsets.commit.timeout.ms, and tells done the produce path's error
+// ("" or, for the caller to map, coordinator_store_errors.go) and the
+// records' base offset in p. A broker without a replica of p answers
+// NOT_COORDINATOR without appending, as storeGroup and storeOffsets do
+// when ReplicaManager.getMagic finds no local log (4.0's runtime: the
+// partition is not loaded, NotCoordinatorException).
 func (co *coordinator) appendInternalAt(p *Partition, recs []log.Record, done func(string, int64)) {
 	b := co.b
+	if b.replicas[p] == nil {
+		if done != nil {
+			done("NOT_COORDINATOR", -1)
+		}
+		return
+	}
 	req := &produceReq{producer: "coordinator", acks: -1, timeout: b.c.bc.offsetsCommitMs, pid: -1,
 		parts: []producePart{{p: p, records: recs, baseSeq: -1}}}
 	seq := co.writeStarted(p)
 	b.handleProduce(req, func(res []produceResult) {
 		defer co.writeEnded(p, seq, res[0].err) // after done: the fetches it held read what done stored
-		if done == nil {
-			return
-		}
-		switch res[0].err {
-		case "":
-			done("", res[0].offset)
-		case "NOT_LEADER_OR_FOLLOWER", "UNKNOWN_TOPIC_OR_PARTITION":
-			done("NOT_COORDINATOR", -1)
-		default: // NOT_ENOUGH_REPLICAS(_AFTER_APPEND), REQUEST_TIMED_OUT
-			done("COORDINATOR_NOT_AVAILABLE", -1)
+		if done != nil {
+			done(res[0].err, res[0].offset)
 		}
 	})
 }

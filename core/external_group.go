@@ -192,7 +192,7 @@ func (b joinGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	cn.broker.handleJoinGroup(req, func(res joinResult) {
 		out := &JoinGroupResponse{Error: res.err, Generation: int32(res.generation), Protocol: res.protocol,
 			Leader: res.leader, MemberID: res.memberID, SkipAssignment: res.skipAssignment}
-		if res.err != "" && res.err != "MEMBER_ID_REQUIRED" {
+		if res.err != "" && res.err != "MEMBER_ID_REQUIRED" && !res.storeFailed {
 			out.Generation = -1
 		}
 		for i, m := range res.members {

@@ -119,6 +119,14 @@ type preset struct {
 	// below v9, and 3.9's GroupCoordinator.handleCommitOffsets in every
 	// version, ILLEGAL_GENERATION.
 	commitGroupNotFound bool
+	// runtimeStoreErrors: 4.0's group coordinator (GroupCoordinatorService
+	// on the CoordinatorRuntime) answers a failed write to
+	// __consumer_offsets as its own table says: a timeout is
+	// COORDINATOR_NOT_AVAILABLE for a group's records and offsets alike,
+	// where 3.9's GroupMetadataManager answers REBALANCE_IN_PROGRESS
+	// (storeGroup) and REQUEST_TIMED_OUT (storeOffsets)
+	// (coordinator_store_errors.go).
+	runtimeStoreErrors bool
 	// batchExpiry: how a batch waiting in the accumulator expires
 	// (TimeoutException): "none" (0.8.2: never, KAFKA-1788), "request"
 	// (0.9-2.0: request.timeout.ms after it was ready or last retried,
@@ -202,7 +210,7 @@ var presets = map[string]*preset{
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true,
+		kip841: true, placeFenced: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true, runtimeStoreErrors: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{"linger.ms": "5"},
