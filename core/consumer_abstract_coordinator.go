@@ -261,6 +261,14 @@ func (m *member) onJoin(res joinResult) {
 	case "NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE", "COORDINATOR_LOAD_IN_PROGRESS":
 		m.coordinatorLost(res.err)
 		return
+	case "REBALANCE_IN_PROGRESS":
+		// A static member's rejoin whose store timed out (3.9's
+		// storeGroup): AbstractCoordinator.joinGroupIfNeeded joins again
+		// at once for a RebalanceInProgressException, without
+		// retry.backoff.ms, with the member id it had.
+		m.info(fmt.Sprintf("%s could not join: %s: joining again", k.Name, res.err), res.err)
+		m.joinGroup()
+		return
 	default:
 		m.info(fmt.Sprintf("%s could not join: %s", k.Name, res.err), res.err)
 		m.state = mUnjoined
