@@ -424,8 +424,9 @@ func (c *Cluster) assign(x Assign) error {
 	if !k.alive {
 		return fmt.Errorf("consumer %s is closed", k.Name)
 	}
-	if k.member != nil {
-		return fmt.Errorf("consumer %s is in group %s: assign is for consumers without a group here", k.Name, k.Group)
+	m, classic := k.member.(*member)
+	if k.member != nil && !classic {
+		return fmt.Errorf("consumer %s is in group %s: assign is for consumers without a ZooKeeper group here", k.Name, k.Group)
 	}
 	var parts []*Partition
 	for _, name := range x.Partitions {
@@ -434,6 +435,9 @@ func (c *Cluster) assign(x Assign) error {
 			return err
 		}
 		parts = append(parts, p)
+	}
+	if classic {
+		return m.manualAssign(parts)
 	}
 	k.assign(parts)
 	return nil

@@ -45,6 +45,9 @@ type member struct {
 	offsetsSent bool
 	cooperative bool
 	protocols   []string
+	// manual: the consumer called assign() (consumer_manual_assign.go);
+	// owned is its assignment and it never joins.
+	manual bool
 }
 
 func newMember(k *Consumer) *member {
@@ -76,7 +79,8 @@ func (m *member) pollStarted() { m.polling = true; m.ensure(); m.onPoll() }
 func (m *member) pollEnded() { m.polling = false }
 
 // stable reports that the consumer has joined and has nothing pending.
-func (m *member) stable() bool { return m.state == mStable && !m.rejoin }
+// A manually assigned consumer has nothing to join: it is stable.
+func (m *member) stable() bool { return m.manual || m.state == mStable && !m.rejoin }
 
 // idle reports a poll=manual consumer outside poll with no group request
 // in flight: it joins or rejoins only when the application next polls, so
@@ -91,6 +95,10 @@ func (m *member) info(detail string, err string) {
 func (m *member) ensure() {
 	k := m.k
 	if !k.alive || !m.active() {
+		return
+	}
+	if m.manual {
+		m.ensureManual()
 		return
 	}
 	k.meta.wantAll(k.subscription())

@@ -192,7 +192,7 @@ func (m *member) sendCommit(done func(string)) {
 
 // leave is KafkaConsumer.close: commit (auto-commit) then LeaveGroup.
 func (m *member) leave() {
-	if m.k.conf.autoCommit && m.state == mStable {
+	if m.k.conf.autoCommit && (m.state == mStable || m.manual) {
 		m.sendCommit(nil)
 	}
 	m.sendLeave()
@@ -241,6 +241,16 @@ func (m *member) sendOffsetFetch() {
 		k.after(k.conf.backoff, k.pump)
 	}
 	b := c.Broker(m.coord)
+	if b == nil && m.manual {
+		// Wait for the coordinator (ensure sends the fetch once it is
+		// found) rather than retry by a timer of its own, which would
+		// keep a second fetch loop going.
+		for _, p := range parts {
+			delete(m.offsetsOut, p)
+		}
+		m.ensure()
+		return
+	}
 	if b == nil {
 		retry()
 		return
