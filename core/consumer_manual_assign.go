@@ -14,11 +14,12 @@ import "fmt"
 // (maybeAutoCommitOffsetsSync) and sends no LeaveGroup.
 
 // manualAssign switches m to manual assignment of parts. It is refused
-// once m has joined or started to join its group: KafkaConsumer.assign
-// after subscribe throws IllegalStateException, and unsubscribe is not
-// modelled.
+// for a consumer created with topics, and once m has joined or started
+// to join its group (a consumer without topics subscribes to every
+// topic): KafkaConsumer.assign after subscribe throws
+// IllegalStateException, and unsubscribe is not modelled.
 func (m *member) manualAssign(parts []*Partition) error {
-	if !m.manual && (m.id != "" || m.generation >= 0 || m.inflight || m.state != mUnjoined) {
+	if !m.manual && (len(m.k.topics) > 0 || m.id != "" || m.generation >= 0 || m.inflight || m.state != mUnjoined) {
 		return fmt.Errorf("consumer %s is subscribed to group %s: assign after subscribe is an IllegalStateException (Subscription to topics, partitions and pattern are mutually exclusive)", m.k.Name, m.k.Group)
 	}
 	m.manual, m.rejoin = true, false

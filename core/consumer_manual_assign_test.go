@@ -11,8 +11,9 @@ import (
 // its partitions (KafkaConsumer.assign) never joins: the group stays
 // without members while its auto-commits, without a generation, are
 // stored; a second one assigned the partition later starts at the
-// committed offset. A consumer that already joined its group is refused
-// (assign after subscribe is an IllegalStateException).
+// committed offset. A consumer that already joined its group, or was
+// created with topics, is refused (assign after subscribe is an
+// IllegalStateException).
 func TestManualAssignWithGroup(t *testing.T) {
 	c := runScript(t, `cluster brokers=1 seed=2 version=3.9 metadata=kraft
 set offsets.topic.replication.factor=1 offsets.topic.num.partitions=1
@@ -41,9 +42,11 @@ expect consumed c2 == b
 	sc, err := scenario.Parse(`cluster brokers=1 seed=2 version=3.9 metadata=kraft
 set offsets.topic.replication.factor=1 offsets.topic.num.partitions=1
 topic create t partitions=1 rf=1
-consumer c1 group=g topics=t
+consumer c1 group=g
 wait 5s
 assign c1 t-0
+consumer c2 group=g topics=t
+assign c2 t-0
 `)
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +55,7 @@ assign c1 t-0
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Trace, "IllegalStateException") {
-		t.Errorf("assign after the consumer joined its group was not refused:\n%s", res.Trace)
+	if n := strings.Count(res.Trace, "IllegalStateException"); n != 2 {
+		t.Errorf("assign after the consumer joined its group, and for one created with topics, refused %d times, want 2:\n%s", n, res.Trace)
 	}
 }
