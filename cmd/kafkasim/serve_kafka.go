@@ -29,7 +29,7 @@ func startKafka(ctx context.Context, listen string, srv *server.Server, clock fu
 	ks := kafka.NewServer(kafka.FromRoom(srv.DefaultRoom()), kafka.Config{Host: host, BasePort: port, ClockOffset: clock,
 		Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "kafkasim: "+f+"\n", a...) }})
 	if err := ks.Start(ctx); err != nil {
-		fmt.Fprintf(stderr, "kafkasim: Kafka listeners: %v (the others and the rest of the server go on)\n", err)
+		fmt.Fprintf(stderr, "kafkasim: Kafka listeners: %v (retried until the port is free; the others and the rest of the server go on)\n", err)
 	}
 	fmt.Fprintf(stdout, "  kafka:   broker 1 at %s (kcat -b %s -L); broker N at port %d+N-1\n", listen, listen, port)
 	return func() { ks.Close() }

@@ -114,6 +114,12 @@ func startServer(t testing.TB, b Backend, brokers int) (*Server, string) {
 // kept until the benchmark ends).
 func listenFree(t testing.TB, b Backend, brokers int) (*Server, string) {
 	t.Helper()
+	return listenFreeWith(t, b, brokers, Config{Logf: t.Logf})
+}
+
+// listenFreeWith is listenFree with cfg (its BasePort chosen here).
+func listenFreeWith(t testing.TB, b Backend, brokers int, cfg Config) (*Server, string) {
+	t.Helper()
 	for try := 0; try < 20; try++ {
 		base := 20000 + rand.IntN(30000)
 		free := true
@@ -128,7 +134,8 @@ func listenFree(t testing.TB, b Backend, brokers int) (*Server, string) {
 		if !free {
 			continue
 		}
-		s := NewServer(b, Config{BasePort: base, Logf: t.Logf})
+		cfg.BasePort = base
+		s := NewServer(b, cfg)
 		if err := s.Start(context.Background()); err != nil {
 			s.Close()
 			continue

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -64,10 +63,17 @@ type Server struct {
 
 	mu        sync.Mutex
 	listeners map[int]net.Listener
-	conns     map[*conn]struct{}
-	byName    map[string]*conn
-	nextConn  int
-	closed    bool
+	// want says which brokers have a listening socket (listener_follow.go):
+	// false for a crashed broker's, whose process is gone, and for ids the
+	// cluster has no broker of; busy marks the brokers whose follow loop
+	// runs, so one goroutine at a time opens or closes a broker's socket.
+	want     map[int]bool
+	busy     map[int]bool
+	done     chan struct{} // closed by Close: retries stop
+	conns    map[*conn]struct{}
+	byName   map[string]*conn
+	nextConn int
+	closed   bool
 }
 
 // NewServer makes a server for the cluster behind b; Start opens the
@@ -93,7 +99,8 @@ func NewServer(b Backend, cfg Config) *Server {
 		logf = func(string, ...any) {}
 	}
 	return &Server{cfg: cfg, maxFrame: cfg.MaxFrameBytes, idle: cfg.IdleTimeout, writeTimeout: 30 * time.Second,
-		logf: logf, backend: b, listeners: map[int]net.Listener{}, conns: map[*conn]struct{}{}, byName: map[string]*conn{}}
+		logf: logf, backend: b, listeners: map[int]net.Listener{}, want: map[int]bool{}, busy: map[int]bool{},
+		done: make(chan struct{}), conns: map[*conn]struct{}{}, byName: map[string]*conn{}}
 }
 
 // Start opens a listener for every broker of the cluster and follows the
@@ -108,32 +115,16 @@ func (s *Server) Start(ctx context.Context) error {
 		return err
 	}
 	s.stop = stop
-	var n int
+	var want map[int]bool
 	if err := s.backend.Do(ctx, func(c *core.Cluster) {
-		n = len(c.Snapshot().Brokers)
+		want = listening(c)
 		s.clock.reset(c, s.cfg.ClockOffset)
 		s.setVersions(c)
 		s.sessions.reset(c)
 	}); err != nil {
 		return err
 	}
-	return s.listenAll(n)
-}
-
-func (s *Server) listenAll(n int) error {
-	var first error
-	for id := 1; id <= n; id++ {
-		s.mu.Lock()
-		_, open := s.listeners[id]
-		s.mu.Unlock()
-		if open {
-			continue
-		}
-		if err := s.Listen(id); err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
+	return s.listenAll(want)
 }
 
 // watch runs on the cluster's goroutine: it routes the core's answers
@@ -153,18 +144,14 @@ func (s *Server) watch(c *core.Cluster, events []core.Event, reset bool) {
 		for _, cn := range cs {
 			go cn.end("the simulated cluster was replaced", false)
 		}
-		n := len(c.Snapshot().Brokers)
-		go func() {
-			if err := s.listenAll(n); err != nil {
-				s.logf("kafka: %v", err)
-			}
-		}()
+		s.followAll(listening(c))
 		return
 	}
 	s.sessions.now.Store(c.Now())
 	for i := range events {
 		e := &events[i]
 		if e.Type == core.EvBrokerState {
+			s.follow(e.Broker, brokerListens(e.State))
 			// A broker's fetch sessions live in its process's memory.
 			switch {
 			case e.State == "crashed" || e.State == "powered off":
@@ -202,10 +189,10 @@ func (s *Server) Addr(id int) (host string, port int) {
 	return s.cfg.Host, s.cfg.BasePort + id - 1
 }
 
-// Listen opens broker id's listener and serves it in the background.
-func (s *Server) Listen(id int) error {
-	host, port := s.Addr(id)
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+// listen opens broker id's listener and serves it in the background;
+// only Start and broker id's follow loop call it.
+func (s *Server) listen(id int) error {
+	ln, err := net.Listen("tcp", s.listenAddr(id))
 	if err != nil {
 		return fmt.Errorf("broker %d: %w", id, err)
 	}
@@ -256,6 +243,9 @@ func (s *Server) Close() error {
 		s.stop()
 	}
 	s.mu.Lock()
+	if !s.closed {
+		close(s.done)
+	}
 	s.closed = true
 	lns := s.listeners
 	s.listeners = map[int]net.Listener{}
