@@ -60,7 +60,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	shareDir := fs.String("share-dir", "", "keep shared scenarios in this directory (default: in memory)")
 	maxRooms := fs.Int("max-rooms", server.DefaultLimits.MaxRooms, "rooms at once")
 	maxClients := fs.Int("max-clients", server.DefaultLimits.MaxClientsPerRoom, "websocket clients per room")
-	kafkaListen := fs.String("kafka-listen", "127.0.0.1:9092", "where simulated broker 1 listens for Kafka clients (broker N: port+N-1); off disables")
+	kafkaListenAt := fs.String("kafka-listen", "127.0.0.1:9092", "where simulated broker 1 listens for Kafka clients (broker N: port+N-1); :9092 or 0.0.0.0:9092 is every interface; off disables")
+	kafkaAdvertise := fs.String("kafka-advertise", "", "the host Metadata gives clients for every broker, each with its own port (Kafka's advertised.listeners); default: the --kafka-listen host, this machine's host name if that is empty (:9092); required with 0.0.0.0, which Kafka refuses to advertise")
 	maxRate := fs.Float64("max-rate", server.DefaultLimits.CommandsPerSecond, "messages a second one websocket client may send (bursts of twice that)")
 	noApp := fs.Bool("no-app", false, "do not build the browser app; serve the classroom page at /")
 	dataDir := fs.String("data-dir", "", "keep each simulated broker's logs in this directory in Kafka's own layout (DIR/broker-N/<topic>-<partition>/); default: in memory")
@@ -70,6 +71,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "kafkasim serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	kl, err := parseKafkaListen(*kafkaListenAt, *kafkaAdvertise)
+	if err != nil {
+		fmt.Fprintf(stderr, "kafkasim serve: %v\n", err)
 		return 2
 	}
 	cfg := server.Config{Prelude: room.LocalNetwork, Speed: *speed, Paused: *speed == 0, PublicURL: *public, AllowOrigins: origins, ShareDir: *shareDir,
@@ -136,7 +142,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		}
 		clock = store.ClockOffset
 	}
-	defer startKafka(ctx, *kafkaListen, srv, clock, stdout, stderr)()
+	defer startKafka(ctx, kl, srv, clock, stdout, stderr)()
 	if ready != nil {
 		ready(ln.Addr().String())
 	}

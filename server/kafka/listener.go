@@ -14,9 +14,14 @@ import (
 // Config sets the listeners up.
 type Config struct {
 	// Host and BasePort: broker N listens on Host:BasePort+N-1 (9092,
-	// 9093, ... by default) and Metadata advertises exactly that.
+	// 9093, ... by default; "0.0.0.0" or "::" is every interface).
 	Host     string
 	BasePort int
+	// Advertise is the host Metadata, FindCoordinator and a Fetch's
+	// current-leader endpoint name for every broker, each with its own
+	// listener's port (Kafka's advertised.listeners); "" is Host. See
+	// AdvertisedHost for what Kafka would advertise.
+	Advertise string
 	// MaxConns bounds open connections over all brokers; MaxFrameBytes
 	// one request. Zero means the defaults.
 	MaxConns      int
@@ -81,6 +86,9 @@ type Server struct {
 func NewServer(b Backend, cfg Config) *Server {
 	if cfg.Host == "" {
 		cfg.Host = DefaultHost
+	}
+	if cfg.Advertise == "" {
+		cfg.Advertise = cfg.Host
 	}
 	if cfg.BasePort == 0 {
 		cfg.BasePort = DefaultBasePort
@@ -184,9 +192,10 @@ func (s *Server) watch(c *core.Cluster, events []core.Event, reset bool) {
 	}
 }
 
-// Addr is where broker id listens and what Metadata advertises for it.
+// Addr is what Metadata advertises for broker id: the advertised host
+// and the port broker id listens on.
 func (s *Server) Addr(id int) (host string, port int) {
-	return s.cfg.Host, s.cfg.BasePort + id - 1
+	return s.cfg.Advertise, s.cfg.BasePort + id - 1
 }
 
 // listen opens broker id's listener and serves it in the background;
