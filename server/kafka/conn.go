@@ -16,9 +16,11 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// MaxInFlight bounds the requests one connection may have unanswered;
-// past it the listener stops reading that socket until replies go out
-// (Kafka reads one at a time; clients pipeline up to about five).
+// MaxInFlight is the default of Config.MaxInFlight, the requests one
+// connection may have unanswered: past it the listener stops reading that
+// socket until a reply goes out, as Kafka's Processor mutes a channel
+// while its request is being handled (the core models that one-at-a-time
+// handling itself; clients pipeline up to about five).
 const MaxInFlight = 64
 
 // keepWriteBuf is the largest response buffer a connection keeps for the
@@ -47,10 +49,11 @@ type conn struct {
 	broker int
 	nc     net.Conn
 	name   string // the connection's name in the simulated network
+	slot   bool   // holds one of Server.slots (accepted by a listener)
 
 	opened  chan struct{}    // closed on EvConnOpen
 	replies chan *core.Reply // EvResponse, routed by the watcher
-	pend    chan pending     // requests awaiting replies, in order
+	pend    chan pending     // requests awaiting replies, in order: MaxInFlight-1, and one the writer holds
 	gone    chan struct{}    // closed when the connection ends
 	once    sync.Once
 	why     string // why it ended, for the log
@@ -61,7 +64,7 @@ type conn struct {
 
 func newConn(s *Server, broker int, nc net.Conn, name string) *conn {
 	return &conn{s: s, broker: broker, nc: nc, name: name, opened: make(chan struct{}),
-		replies: make(chan *core.Reply, MaxInFlight+1), pend: make(chan pending, MaxInFlight), gone: make(chan struct{})}
+		replies: make(chan *core.Reply, s.cfg.MaxInFlight), pend: make(chan pending, s.cfg.MaxInFlight-1), gone: make(chan struct{})}
 }
 
 // serve reads requests until the client goes away, the simulated broker

@@ -22,9 +22,12 @@ type Config struct {
 	// listener's port (Kafka's advertised.listeners); "" is Host. See
 	// AdvertisedHost for what Kafka would advertise.
 	Advertise string
-	// MaxConns bounds open connections over all brokers; MaxFrameBytes
-	// one request. Zero means the defaults.
+	// MaxConns bounds open connections over all brokers: past it the
+	// listeners accept no more until one closes (acceptWait). MaxInFlight
+	// bounds one connection's unanswered requests, MaxFrameBytes one
+	// request. Zero means the defaults.
 	MaxConns      int
+	MaxInFlight   int
 	MaxFrameBytes int
 	// IdleTimeout closes a connection that sends nothing for that long
 	// (Kafka's connections.max.idle.ms, 10 minutes).
@@ -72,9 +75,12 @@ type Server struct {
 	// false for a crashed broker's, whose process is gone, and for ids the
 	// cluster has no broker of; busy marks the brokers whose follow loop
 	// runs, so one goroutine at a time opens or closes a broker's socket.
-	want     map[int]bool
-	busy     map[int]bool
-	done     chan struct{} // closed by Close: retries stop
+	want map[int]bool
+	busy map[int]bool
+	done chan struct{} // closed by Close: retries stop
+	// slots holds a token per open connection, MaxConns at most
+	// (acceptWait).
+	slots    chan struct{}
 	conns    map[*conn]struct{}
 	byName   map[string]*conn
 	nextConn int
@@ -96,6 +102,9 @@ func NewServer(b Backend, cfg Config) *Server {
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = DefaultMaxConns
 	}
+	if cfg.MaxInFlight <= 0 {
+		cfg.MaxInFlight = MaxInFlight
+	}
 	if cfg.MaxFrameBytes <= 0 {
 		cfg.MaxFrameBytes = MaxFrameBytes
 	}
@@ -108,7 +117,7 @@ func NewServer(b Backend, cfg Config) *Server {
 	}
 	return &Server{cfg: cfg, maxFrame: cfg.MaxFrameBytes, idle: cfg.IdleTimeout, writeTimeout: 30 * time.Second,
 		logf: logf, backend: b, listeners: map[int]net.Listener{}, want: map[int]bool{}, busy: map[int]bool{},
-		done: make(chan struct{}), conns: map[*conn]struct{}{}, byName: map[string]*conn{}}
+		done: make(chan struct{}), slots: make(chan struct{}, cfg.MaxConns), conns: map[*conn]struct{}{}, byName: map[string]*conn{}}
 }
 
 // Start opens a listener for every broker of the cluster and follows the
@@ -223,15 +232,20 @@ func (s *Server) accept(id int, ln net.Listener) {
 		if err != nil {
 			return
 		}
-		s.mu.Lock()
-		if len(s.conns) >= s.cfg.MaxConns {
-			s.mu.Unlock()
-			s.logf("kafka: broker %d: %d connections open (the limit): refusing %s", id, s.cfg.MaxConns, nc.RemoteAddr())
+		if !s.acceptWait(id, ln) {
 			nc.Close()
-			continue
+			return
+		}
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			<-s.slots
+			nc.Close()
+			return
 		}
 		s.nextConn++
 		c := newConn(s, id, nc, fmt.Sprintf("k%d", s.nextConn))
+		c.slot = true
 		s.conns[c] = struct{}{}
 		s.byName[c.name] = c
 		s.mu.Unlock()
@@ -239,11 +253,50 @@ func (s *Server) accept(id int, ln net.Listener) {
 	}
 }
 
+// acceptWait takes a connection slot for a connection broker id's
+// listener ln just accepted, waiting while MaxConns are open: Kafka's
+// Acceptor does the same past max.connections (ConnectionQuotas.inc,
+// waitForConnectionSlot), so the connection sits accepted and unread, and
+// the ones after it in the kernel's backlog, until one closes; only the
+// per-IP limit (max.connections.per.ip, unlimited by default) closes a
+// new connection. It reports false if the server closed or ln did (the
+// broker crashed) meanwhile.
+func (s *Server) acceptWait(id int, ln net.Listener) bool {
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	default:
+	}
+	s.logf("kafka: broker %d: %d connections open (the limit): new connections wait for one to close, as past Kafka's max.connections", id, s.cfg.MaxConns)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case s.slots <- struct{}{}:
+			return true
+		case <-s.done:
+			return false
+		case <-tick.C:
+			s.mu.Lock()
+			open := s.listeners[id] == ln
+			s.mu.Unlock()
+			if !open {
+				return false
+			}
+		}
+	}
+}
+
+// dropConn forgets c and frees its connection slot; conn.end calls it
+// once per connection.
 func (s *Server) dropConn(c *conn) {
 	s.mu.Lock()
 	delete(s.conns, c)
 	delete(s.byName, c.name)
 	s.mu.Unlock()
+	if c.slot {
+		<-s.slots
+	}
 }
 
 // Close stops every listener and connection.
