@@ -127,9 +127,19 @@ func NewServer(b Backend, cfg Config) *Server {
 // count. It returns the first listen error (a port in use, say), with the
 // listeners that did open left serving.
 func (s *Server) Start(ctx context.Context) error {
-	stop, err := s.backend.Watch(s.watch)
+	want, err := s.attach(ctx)
 	if err != nil {
 		return err
+	}
+	return s.listenAll(want)
+}
+
+// attach follows the cluster (Start without the listeners) and returns
+// which brokers listen.
+func (s *Server) attach(ctx context.Context) (map[int]bool, error) {
+	stop, err := s.backend.Watch(s.watch)
+	if err != nil {
+		return nil, err
 	}
 	s.stop = stop
 	var want map[int]bool
@@ -139,9 +149,9 @@ func (s *Server) Start(ctx context.Context) error {
 		s.setVersions(c)
 		s.sessions.reset(c)
 	}); err != nil {
-		return err
+		return nil, err
 	}
-	return s.listenAll(want)
+	return want, nil
 }
 
 // watch runs on the cluster's goroutine: it routes the core's answers
@@ -236,21 +246,33 @@ func (s *Server) accept(id int, ln net.Listener) {
 			nc.Close()
 			return
 		}
-		s.mu.Lock()
-		if s.closed {
-			s.mu.Unlock()
-			<-s.slots
+		c := s.addConn(id, nc, true)
+		if c == nil {
 			nc.Close()
 			return
 		}
-		s.nextConn++
-		c := newConn(s, id, nc, fmt.Sprintf("k%d", s.nextConn))
-		c.slot = true
-		s.conns[c] = struct{}{}
-		s.byName[c.name] = c
-		s.mu.Unlock()
 		go c.serve()
 	}
+}
+
+// addConn makes nc a connection to broker id, named in the simulated
+// network, or nil once the server is closed (then a slot it holds is
+// given back).
+func (s *Server) addConn(id int, nc net.Conn, slot bool) *conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		if slot {
+			<-s.slots
+		}
+		return nil
+	}
+	s.nextConn++
+	c := newConn(s, id, nc, fmt.Sprintf("k%d", s.nextConn))
+	c.slot = slot
+	s.conns[c] = struct{}{}
+	s.byName[c.name] = c
+	return c
 }
 
 // acceptWait takes a connection slot for a connection broker id's
