@@ -1,8 +1,6 @@
 package kafka
 
 import (
-	"encoding/binary"
-	"io"
 	"net"
 	"os"
 	"strings"
@@ -23,18 +21,13 @@ func rawMetadata(t *testing.T, addr string) *kmsg.MetadataResponse {
 	req := kmsg.NewPtrMetadataRequest()
 	req.Version = 1
 	c.Write(frame(3, 1, 9, req.AppendTo(nil)))
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
-	var sz [4]byte
-	if _, err := io.ReadFull(c, sz[:]); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, binary.BigEndian.Uint32(sz[:]))
-	if _, err := io.ReadFull(c, buf); err != nil {
+	_, buf, err := readResponse(c, 5*time.Second)
+	if err != nil {
 		t.Fatal(err)
 	}
 	resp := kmsg.NewPtrMetadataResponse()
 	resp.Version = 1
-	if err := resp.ReadFrom(buf[4:]); err != nil {
+	if err := resp.ReadFrom(buf); err != nil {
 		t.Fatal(err)
 	}
 	return resp

@@ -3,6 +3,7 @@ package kafka
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"net"
 	"testing"
@@ -25,6 +26,25 @@ func frame(key, version int16, corr int32, body []byte) []byte {
 	h = append(h, "test"...)
 	h = append(h, body...)
 	return append(binary.BigEndian.AppendUint32(nil, uint32(len(h))), h...)
+}
+
+// readResponse reads one response frame from c within wait: its
+// correlation id and the rest (header tags, if flexible, then the body).
+func readResponse(c net.Conn, wait time.Duration) (int32, []byte, error) {
+	c.SetReadDeadline(time.Now().Add(wait))
+	var sz [4]byte
+	if _, err := io.ReadFull(c, sz[:]); err != nil {
+		return 0, nil, err
+	}
+	n := binary.BigEndian.Uint32(sz[:])
+	if n < 4 || n > 64<<20 {
+		return 0, nil, fmt.Errorf("response frame of %d bytes", n)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(c, buf); err != nil {
+		return 0, nil, err
+	}
+	return int32(binary.BigEndian.Uint32(buf)), buf[4:], nil
 }
 
 // closedAfter writes b on a new connection and reports whether the
@@ -95,16 +115,13 @@ func TestBadFrames(t *testing.T) {
 	}
 	defer c.Close()
 	c.Write(frame(18, 99, 7, nil))
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
-	var sz [4]byte
-	if _, err := io.ReadFull(c, sz[:]); err != nil {
+	corr, body, err := readResponse(c, 5*time.Second)
+	if err != nil {
 		t.Fatalf("ApiVersions v99: %v", err)
 	}
-	buf := make([]byte, binary.BigEndian.Uint32(sz[:]))
-	io.ReadFull(c, buf)
 	resp := kmsg.NewPtrApiVersionsResponse()
 	resp.Version = 0
-	if corr := binary.BigEndian.Uint32(buf); corr != 7 || resp.ReadFrom(buf[4:]) != nil || resp.ErrorCode != 35 || len(resp.ApiKeys) != 1 || resp.ApiKeys[0].ApiKey != 18 || resp.ApiKeys[0].MaxVersion != 4 {
+	if corr != 7 || resp.ReadFrom(body) != nil || resp.ErrorCode != 35 || len(resp.ApiKeys) != 1 || resp.ApiKeys[0].ApiKey != 18 || resp.ApiKeys[0].MaxVersion != 4 {
 		t.Fatalf("ApiVersions v99 answer: corr %d, %+v", corr, resp)
 	}
 	produce("after ApiVersions v99")

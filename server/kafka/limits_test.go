@@ -115,17 +115,12 @@ func TestInFlightLimitWaits(t *testing.T) {
 	if !answers(addr) {
 		t.Error("another connection not answered while one pipelines")
 	}
-	c.SetReadDeadline(time.Now().Add(20 * time.Second))
-	for corr := uint32(1); corr <= n; corr++ {
-		var sz [4]byte
-		if _, err := io.ReadFull(c, sz[:]); err != nil {
+	for corr := int32(1); corr <= n; corr++ {
+		got, _, err := readResponse(c, 20*time.Second)
+		if err != nil {
 			t.Fatalf("response %d: %v", corr, err)
 		}
-		buf := make([]byte, binary.BigEndian.Uint32(sz[:]))
-		if _, err := io.ReadFull(c, buf); err != nil {
-			t.Fatalf("response %d: %v", corr, err)
-		}
-		if got := binary.BigEndian.Uint32(buf); got != corr {
+		if got != corr {
 			t.Fatalf("response %d has correlation %d", corr, got)
 		}
 	}

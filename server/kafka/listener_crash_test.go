@@ -2,7 +2,6 @@ package kafka
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -54,14 +53,8 @@ func refused(addr string) bool {
 // came within wait.
 func askVersions(c net.Conn, wait time.Duration) bool {
 	c.Write(frame(18, 0, 1, nil))
-	c.SetReadDeadline(time.Now().Add(wait))
-	var sz [4]byte
-	if _, err := io.ReadFull(c, sz[:]); err != nil {
-		return false
-	}
-	resp := make([]byte, binary.BigEndian.Uint32(sz[:]))
-	_, err := io.ReadFull(c, resp)
-	return err == nil && len(resp) >= 4 && binary.BigEndian.Uint32(resp) == 1
+	corr, _, err := readResponse(c, wait)
+	return err == nil && corr == 1
 }
 
 // answers reports whether a new connection to addr gets ApiVersions

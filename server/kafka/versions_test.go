@@ -2,7 +2,6 @@ package kafka
 
 import (
 	"encoding/binary"
-	"io"
 	"net"
 	"testing"
 	"time"
@@ -27,21 +26,16 @@ func apiVersionsOver(t *testing.T, addr string, version int16) *kmsg.ApiVersions
 		body = append([]byte{0}, body...) // the header's empty tag section
 	}
 	c.Write(frame(18, version, 9, body))
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
-	var sz [4]byte
-	if _, err := io.ReadFull(c, sz[:]); err != nil {
+	_, buf, err := readResponse(c, 5*time.Second)
+	if err != nil {
 		t.Fatalf("ApiVersions v%d: %v", version, err)
-	}
-	buf := make([]byte, binary.BigEndian.Uint32(sz[:]))
-	if _, err := io.ReadFull(c, buf); err != nil {
-		t.Fatal(err)
 	}
 	resp := kmsg.NewPtrApiVersionsResponse()
 	resp.Version = version
-	if binary.BigEndian.Uint16(buf[4:]) == 35 {
+	if len(buf) >= 2 && binary.BigEndian.Uint16(buf) == 35 {
 		resp.Version = 0 // UNSUPPORTED_VERSION comes as v0
 	}
-	if err := resp.ReadFrom(buf[4:]); err != nil {
+	if err := resp.ReadFrom(buf); err != nil {
 		t.Fatalf("ApiVersions v%d answer: %v", version, err)
 	}
 	return resp
