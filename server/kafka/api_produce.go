@@ -29,6 +29,7 @@ package kafka
 // refused (INVALID_RECORD): transactions are not simulated.
 
 import (
+	"encoding/binary"
 	"errors"
 
 	"github.com/kafkasim/kafkasim/core"
@@ -36,6 +37,30 @@ import (
 )
 
 func init() { register(0, 3, 12, handleProduce) }
+
+// validateRecords is ProduceRequest.validateRecords, which KafkaApis runs
+// on each partition's records before anything reads them (the CRC and
+// the records are LogValidator's, later): from v3 exactly one batch, its
+// magic 2, and no zstd below v7 (KIP-110), checked on the first batch's
+// header in that order. It returns the partition's error code, 0 when
+// the records pass. Like Kafka's batch iterator, bytes too few for a
+// batch header (17) are no batch.
+func validateRecords(version int16, records []byte) int16 {
+	const headerUpToMagic = 17 // Records.HEADER_SIZE_UP_TO_MAGIC
+	if len(records) < headerUpToMagic {
+		return 87 // INVALID_RECORD: at least one record batch per partition
+	}
+	if records[16] != 2 {
+		return 87 // INVALID_RECORD: magic 2 from v3
+	}
+	if len(records) > 22 && records[22]&7 == codecZstd && version < 7 {
+		return 76 // UNSUPPORTED_COMPRESSION_TYPE
+	}
+	if length := int64(int32(binary.BigEndian.Uint32(records[8:]))); length >= 0 && int64(len(records))-12-length >= headerUpToMagic {
+		return 87 // INVALID_RECORD: exactly one record batch per partition
+	}
+	return 0
+}
 
 func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.ProduceRequest)
@@ -51,8 +76,13 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		var ts []slot
 		for _, p := range t.Partitions {
 			s := slot{topic: t.Topic, part: p.Partition, idx: -1}
-			batches, err := decodeBatches(p.Records)
+			var batches []wireBatch
+			var err error
+			if s.err = validateRecords(req.Version, p.Records); s.err == 0 && req.TransactionID == nil {
+				batches, err = decodeBatches(p.Records)
+			}
 			switch {
+			case s.err != 0:
 			case req.TransactionID != nil:
 				s.err = 53 // TRANSACTIONAL_ID_AUTHORIZATION_FAILED: no transactions here
 			case errors.Is(err, errFormat):
@@ -61,8 +91,6 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				s.err = 2 // CORRUPT_MESSAGE
 			case len(batches) != 1:
 				s.err = 87 // INVALID_RECORD
-			case batches[0].Codec == codecZstd && req.Version < 7:
-				s.err = 76 // UNSUPPORTED_COMPRESSION_TYPE: zstd from v7 (KIP-110, validateRecords)
 			default:
 				b := batches[0]
 				ts := cx.s.clock.toCore(b.Timestamp)

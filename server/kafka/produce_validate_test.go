@@ -33,12 +33,23 @@ func TestProduceValidateRecords(t *testing.T) {
 	magic1 := append([]byte{}, plain...)
 	magic1[16] = 1
 	zstd := compressBatch(t, plain, codecZstd)
-	for _, c := range []struct {
+	badCRC := func(b []byte) []byte {
+		b = append([]byte{}, b...)
+		b[17] ^= 0xff
+		return b
+	}
+	twice := func(b []byte) []byte { return append(append([]byte{}, b...), b...) }
+	// validateRecords's checks come in its order, on the first batch's
+	// header, before LogValidator reads the CRC and the records: zstd below
+	// v7 is UNSUPPORTED_COMPRESSION_TYPE however broken the rest is.
+	for i, c := range []struct {
 		v       int16
 		records []byte
 		want    int16
 	}{
 		{6, zstd, 76}, {7, zstd, 0}, {7, magic1, 87}, {3, magic1, 87},
+		{6, twice(zstd), 76}, {6, badCRC(zstd), 76}, {7, twice(zstd), 87}, {7, badCRC(zstd), 2},
+		{7, plain[:16], 87},
 	} {
 		cl := versionClient(t, addr, 3, 0, c.v)
 		resp := requestBroker[*kmsg.ProduceResponse](t, cl, leader, produceOne("t", c.records))
@@ -46,7 +57,7 @@ func TestProduceValidateRecords(t *testing.T) {
 			t.Fatalf("Produce went out as v%d, want v%d", resp.Version, c.v)
 		}
 		if got := resp.Topics[0].Partitions[0].ErrorCode; got != c.want {
-			t.Errorf("Produce v%d of a batch with magic %d, codec %d: code %d, want %d", c.v, c.records[16], c.records[22]&7, got, c.want)
+			t.Errorf("Produce v%d of case %d (%d bytes): code %d, want %d", c.v, i, len(c.records), got, c.want)
 		}
 	}
 }
