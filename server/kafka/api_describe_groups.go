@@ -100,14 +100,38 @@ func handleDescribeGroups(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				resp.Groups = append(resp.Groups, rg)
 				continue
 			}
-			rg.State, rg.ProtocolType, rg.Protocol = g.State, "consumer", g.Protocol
+			// GroupMetadata.summary: the protocol, and each member's
+			// metadata and assignment, only for a Stable group; in any
+			// other state the protocol is GroupCoordinator.NoProtocol ("")
+			// and the members come without them (summaryNoMetadata). The
+			// protocol type is the group's (groupProtocolType).
+			stable := g.State == "Stable"
+			rg.State, rg.ProtocolType = g.State, groupProtocolType(g)
+			if stable {
+				rg.Protocol = g.Protocol
+			}
 			for _, m := range co.members[name] {
-				rg.Members = append(rg.Members, describedMember(m))
+				rm := describedMember(m)
+				if !stable {
+					rm.ProtocolMetadata, rm.MemberAssignment = []byte{}, []byte{}
+				}
+				rg.Members = append(rg.Members, rm)
 			}
 			resp.Groups = append(resp.Groups, rg)
 		}
 		return resp
 	}), nil
+}
+
+// groupProtocolType is a group's protocol type as DescribeGroups and
+// ListGroups answer it (GroupMetadata.protocolType.getOrElse("")): the
+// one its first member joined with since (only "consumer" is served), none
+// for a group that only commits made.
+func groupProtocolType(g core.GroupView) string {
+	if g.Generation > 0 || len(g.Members) > 0 {
+		return "consumer"
+	}
+	return ""
 }
 
 // describedMember is one member in DescribeGroups: its metadata and

@@ -40,7 +40,7 @@ func handleListGroups(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				continue
 			}
 			rg := kmsg.NewListGroupsResponseGroup()
-			rg.Group, rg.ProtocolType, rg.GroupState, rg.GroupType = g.Name, "consumer", g.State, "classic"
+			rg.Group, rg.ProtocolType, rg.GroupState, rg.GroupType = g.Name, groupProtocolType(g), g.State, "classic"
 			resp.Groups = append(resp.Groups, rg)
 		}
 		return resp

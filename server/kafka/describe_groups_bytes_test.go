@@ -56,3 +56,59 @@ func TestGroupMemberBytes(t *testing.T) {
 		t.Errorf("DescribeGroups member %+v", m)
 	}
 }
+
+// TestDescribeGroupsOutsideStable: GroupMetadata.summary answers the
+// protocol and the members' metadata and assignment for a Stable group
+// only. A group whose leader joined and has not synced
+// (CompletingRebalance) lists its member with neither and protocol "";
+// a group only commits made has protocol type "" too.
+func TestDescribeGroupsOutsideStable(t *testing.T) {
+	_, addr := served(t, "3.9", core.CreateTopic{Topic: "t", Partitions: 1, RF: 3})
+	cl := versionClient(t, addr, 3, 11, 0)
+	coord := coordinatorOf(t, cl, "half")
+	join := joinRequest("half", "", "i1", "range")
+	m := kmsg.NewConsumerMemberMetadata()
+	m.Topics = []string{"t"}
+	join.Protocols[0].Metadata = m.AppendTo(nil)
+	if j := requestBroker[*kmsg.JoinGroupResponse](t, cl, int(coord), join); j.ErrorCode != 0 {
+		t.Fatalf("join: %+v", j)
+	}
+	commit := kmsg.NewPtrOffsetCommitRequest()
+	commit.Group, commit.Generation = "commits-only", -1
+	ct := kmsg.NewOffsetCommitRequestTopic()
+	ct.Topic = "t"
+	ct.Partitions = []kmsg.OffsetCommitRequestTopicPartition{{Partition: 0, Offset: 0}}
+	commit.Topics = []kmsg.OffsetCommitRequestTopic{ct}
+	cc := coordinatorOf(t, cl, "commits-only")
+	if r := requestBroker[*kmsg.OffsetCommitResponse](t, cl, int(cc), commit); r.Topics[0].Partitions[0].ErrorCode != 0 {
+		t.Fatalf("commit: %+v", r)
+	}
+	lg := requestBroker[*kmsg.ListGroupsResponse](t, cl, int(cc), kmsg.NewPtrListGroupsRequest())
+	for _, g := range lg.Groups {
+		if g.Group == "commits-only" && g.ProtocolType != "" {
+			t.Errorf("ListGroups: commits-only has protocol type %q, want none", g.ProtocolType)
+		}
+	}
+	for _, c := range []struct {
+		group, state, ptype string
+		coord               int32
+		members             int
+	}{{"half", "CompletingRebalance", "consumer", coord, 1}, {"commits-only", "Empty", "", cc, 0}} {
+		req := kmsg.NewPtrDescribeGroupsRequest()
+		req.Groups = []string{c.group}
+		d := requestBroker[*kmsg.DescribeGroupsResponse](t, cl, int(c.coord), req)
+		if len(d.Groups) != 1 || d.Groups[0].ErrorCode != 0 {
+			t.Fatalf("describe %s: %+v", c.group, d.Groups)
+		}
+		g := d.Groups[0]
+		if g.State != c.state || g.ProtocolType != c.ptype || g.Protocol != "" || len(g.Members) != c.members {
+			t.Errorf("%s: state %q, protocol type %q, protocol %q, %d members; want %q, %q, \"\", %d",
+				c.group, g.State, g.ProtocolType, g.Protocol, len(g.Members), c.state, c.ptype, c.members)
+		}
+		for _, gm := range g.Members {
+			if len(gm.ProtocolMetadata) != 0 || len(gm.MemberAssignment) != 0 {
+				t.Errorf("%s: member %s with metadata %q and assignment %q outside Stable", c.group, gm.MemberID, gm.ProtocolMetadata, gm.MemberAssignment)
+			}
+		}
+	}
+}
