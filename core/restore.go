@@ -109,6 +109,9 @@ func (c *Cluster) restoreTopic(rt RestoredTopic) error {
 			if logs[i][rr.Broker] != nil {
 				return fmt.Errorf("partition %d: broker %d given twice", i, rr.Broker)
 			}
+			if err := checkNullValues(rr.Segments); err != nil {
+				return fmt.Errorf("partition %d on broker %d: %w", i, rr.Broker, err)
+			}
 			l, err := log.Restore(t.conf.log, rr.Segments, rr.StartOffset, c.now)
 			if err != nil {
 				return fmt.Errorf("partition %d on broker %d: %w", i, rr.Broker, err)
@@ -160,6 +163,23 @@ func (c *Cluster) restoreTopic(rt RestoredTopic) error {
 	c.md.topicCreated(t, parts)
 	c.md.propagate(parts, nil)
 	c.emit(Event{Type: EvTopic, Topic: t.Name, Replicas: assign, Detail: fmt.Sprintf("restored %s from disk: %d partition(s), RF %d", t.Name, len(assign), len(assign[0]))})
+	return nil
+}
+
+// checkNullValues refuses a record with a null value and value bytes,
+// as checkProduce does: log.Record's invariant is that a null value's
+// Value is "", and a file read back from disk (or a restore chunk) is
+// outside input that could break it.
+func checkNullValues(segs []log.RestoredSegment) error {
+	for _, seg := range segs {
+		for _, bt := range seg.Batches {
+			for i := range bt.Len() {
+				if rec := bt.Record(i); rec.NullValue && rec.Value != "" {
+					return fmt.Errorf("offset %d: a null value with %d bytes", bt.BaseOffset+int64(i), len(rec.Value))
+				}
+			}
+		}
+	}
 	return nil
 }
 

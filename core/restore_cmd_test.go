@@ -162,3 +162,19 @@ func TestRestoreChunkErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreRefusesNullValueWithBytes: a restored record with a null
+// value and value bytes breaks log.Record's invariant, so RestoreTopics
+// refuses it, as checkProduce refuses it in a produce, and makes nothing.
+func TestRestoreRefusesNullValueWithBytes(t *testing.T) {
+	c, _ := New(Options{Brokers: 3, Seed: 3, Version: "3.9", Metadata: "kraft"})
+	ts := restoredTopics()
+	ts[0].Replicas[1][0].Segments[0].Batches[7].Records[1].NullValue = true
+	err := c.RestoreTopics(ts)
+	if err == nil || !strings.Contains(err.Error(), "null value") {
+		t.Fatalf("RestoreTopics: %v, want a null value error", err)
+	}
+	if c.topics["t"] != nil {
+		t.Errorf("topic t made despite the error")
+	}
+}
