@@ -81,11 +81,14 @@ type memberRecord struct {
 
 // replay applies one __consumer_offsets record, written at ts, to the
 // in-memory groups; a value ending in "=null" is a tombstone (expired
-// offsets, a dead group).
+// offsets, a dead group). A JSON form ends in "}" and a short form
+// ("g/t-0=5", "g/t-0=null", "g=null") in a digit or "null", whatever
+// the group id (Kafka allows any, "{weird" too), so the last byte tells
+// them apart where the first cannot.
 func (co *coordinator) replay(p *Partition, rec log.Record, ts int64) {
 	switch rec.Key {
 	case "offset":
-		if strings.HasPrefix(rec.Value, "{") {
+		if isJSONForm(rec.Value) {
 			co.replayOffsetRecord(p, rec.Value, ts)
 			return
 		}
@@ -115,7 +118,7 @@ func (co *coordinator) replay(p *Partition, rec log.Record, ts int64) {
 		g.committedAt[tp] = ts
 		delete(g.meta, tp)
 	case "group":
-		if id, ok := strings.CutSuffix(rec.Value, "="+tombstone); ok && !strings.HasPrefix(rec.Value, "{") {
+		if id, ok := strings.CutSuffix(rec.Value, "="+tombstone); ok {
 			delete(co.groups, id)
 			return
 		}
@@ -126,6 +129,10 @@ func (co *coordinator) replay(p *Partition, rec log.Record, ts int64) {
 		co.replayMetadata(p, gr)
 	}
 }
+
+// isJSONForm reports whether an offset or group record's value is the
+// JSON form: a short form never ends in "}".
+func isJSONForm(value string) bool { return strings.HasSuffix(value, "}") }
 
 func (co *coordinator) replayGroup(p *Partition, id string) *group {
 	g := co.groups[id]
