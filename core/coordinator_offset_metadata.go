@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/kafkasim/kafkasim/core/log"
@@ -30,9 +31,12 @@ func (m commitMeta) leaderEpoch() int32 {
 // metaFromRequest is OffsetAndMetadata.fromRequest's reading of a
 // partition's committed metadata and leader epoch: a leader epoch of -1
 // (RecordBatch.NO_PARTITION_LEADER_EPOCH) is none, any other is kept as
-// sent.
+// sent. The metadata is decoded as Kafka decodes the request's string
+// once, when it reads it (UTF-8 with replacement, javaLength): every
+// answer, from this coordinator or from the next one reading it back
+// from the log, is the same valid UTF-8.
 func metaFromRequest(metadata string, epoch *int32) commitMeta {
-	m := commitMeta{metadata: metadata}
+	m := commitMeta{metadata: validUTF8(metadata)}
 	if epoch != nil && *epoch != -1 {
 		m.epoch, m.hasEpoch = *epoch, true
 	}
@@ -54,6 +58,21 @@ func javaLength(s string) int {
 		}
 	}
 	return n
+}
+
+// validUTF8 is s with each byte that is not part of valid UTF-8 replaced
+// by U+FFFD, one for each as javaLength counts them and as json.Marshal
+// writes them (commitRecord); strings.ToValidUTF8 would make one of a
+// run.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s { // an invalid byte ranges as utf8.RuneError
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // metadataTooLarge reports whether a commit's metadata is longer than

@@ -158,3 +158,27 @@ func TestExternalOffsetFetchNoTopicsReplays(t *testing.T) {
 		}
 	}
 }
+
+// TestExternalCommitMetadataNotUTF8: metadata that is not valid UTF-8 is
+// decoded once, as Kafka decodes the request's string, each invalid
+// byte a U+FFFD: the coordinator answers the same string before and
+// after a failover.
+func TestExternalCommitMetadataNotUTF8(t *testing.T) {
+	c := extCluster(t)
+	coordinatorConn(t, c, "k", "g")
+	const want = "a\ufffd\ufffdb"
+	r := reply(t, c, core.BrokerRequest{Conn: "k", Correlation: 1, OffsetCommit: &core.OffsetCommitRequest{Group: "g", Generation: -1,
+		Partitions: []core.OffsetCommitPartition{{Topic: "t", Offset: 5, Metadata: "a\xff\xfeb"}}}}).OffsetCommit
+	if e := r.Partitions[0].Error; e != "" {
+		t.Fatalf("commit: %s", e)
+	}
+	if got := braceGroupFetch(t, c, "k", "g", 2); got.Metadata != want {
+		t.Errorf("metadata %q, want %q", got.Metadata, want)
+	}
+	apply(t, c, core.CrashBroker{Broker: groupCoordinator(c, "g")})
+	advance(t, c, 10_000)
+	coordinatorConn(t, c, "k2", "g")
+	if got := braceGroupFetch(t, c, "k2", "g", 3); got.Metadata != want {
+		t.Errorf("the next coordinator's metadata %q, want %q", got.Metadata, want)
+	}
+}
