@@ -71,3 +71,36 @@ func TestBraceGroupOffsetsSurviveFailover(t *testing.T) {
 		t.Errorf("the next coordinator after the tombstone fetched %+v, want no offset", got)
 	}
 }
+
+// TestBraceGroupTombstoneSurvivesFailover: the tombstone "{weird=null" of
+// a dead group whose id starts with "{" is read back by the next
+// coordinator, which does not bring the group back.
+func TestBraceGroupTombstoneSurvivesFailover(t *testing.T) {
+	const group = "{weird"
+	c := extCluster(t)
+	apply(t, c, core.Set{Configs: map[string]string{"offsets.retention.check.interval.ms": "1000"}})
+	coordinatorConn(t, c, "k", group)
+	jg := replyWithin(t, c, 10_000, core.BrokerRequest{Conn: "k", Correlation: 1, JoinGroup: &core.JoinGroupRequest{Group: group, ClientID: "kgo",
+		SessionMs: 10000, RebalanceMs: 10000, Protocols: []string{"range"}, Topics: []string{"t"}, Generation: -1, PreKIP394: true}}).JoinGroup
+	if jg.Error != "" {
+		t.Fatalf("join: %+v", jg)
+	}
+	if sg := replyWithin(t, c, 10_000, core.BrokerRequest{Conn: "k", Correlation: 2, SyncGroup: &core.SyncGroupRequest{Group: group,
+		MemberID: jg.MemberID, Generation: jg.Generation}}).SyncGroup; sg.Error != "" {
+		t.Fatalf("sync: %+v", sg)
+	}
+	coord := groupCoordinator(c, group)
+	reply(t, c, core.BrokerRequest{Conn: "k", Correlation: 3, LeaveGroup: &core.LeaveGroupRequest{Group: group, MemberIDs: []string{jg.MemberID}}})
+	advance(t, c, 3000) // Empty with no offsets: Dead, "{weird=null" written
+	if groupCoordinator(c, group) != 0 {
+		t.Fatalf("group %s still there after the cleanup", group)
+	}
+	// No cleanup on the next coordinator may hide a tombstone it dropped.
+	apply(t, c, core.Set{Configs: map[string]string{"offsets.retention.check.interval.ms": "600000"}})
+	advance(t, c, 2000)
+	apply(t, c, core.CrashBroker{Broker: coord})
+	advance(t, c, 10_000)
+	if n := groupCoordinator(c, group); n != 0 {
+		t.Errorf("broker %d brought group %s back from the log", n, group)
+	}
+}
