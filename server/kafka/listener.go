@@ -236,12 +236,19 @@ func (s *Server) listen(id int) error {
 	return nil
 }
 
+// accept is broker id's accept loop on ln; it ends when ln closes. A
+// failed Accept is retried after a backoff (acceptFailed).
 func (s *Server) accept(id int, ln net.Listener) {
+	var wait time.Duration
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
-			return
+			if wait = s.acceptFailed(id, ln, err, wait); wait == 0 {
+				return
+			}
+			continue
 		}
+		wait = 0
 		if !s.acceptWait(id, ln) {
 			nc.Close()
 			return
