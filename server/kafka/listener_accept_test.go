@@ -46,7 +46,9 @@ func (l *failingListener) Close() error {
 	return nil
 }
 
-func (l *failingListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 9092} }
+func (l *failingListener) Addr() net.Addr {
+	return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 9092}
+}
 
 func (l *failingListener) accepts() int { l.mu.Lock(); defer l.mu.Unlock(); return l.calls }
 
