@@ -2,47 +2,20 @@ package main
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
-	"io"
-	"net"
 	"os"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/kafkasim/kafkasim/internal/kafkawire"
 )
 
 // metadataHosts asks addr for Metadata v1 and returns "host:port" of
 // every broker it names, in its order.
 func metadataHosts(t *testing.T, addr string) []string {
 	t.Helper()
-	c, err := net.DialTimeout("tcp", addr, time.Second)
+	resp, err := kafkawire.Metadata(addr)
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	req := kmsg.NewPtrMetadataRequest()
-	req.Version = 1
-	body := binary.BigEndian.AppendUint16(nil, 3) // Metadata
-	body = binary.BigEndian.AppendUint16(body, 1)
-	body = binary.BigEndian.AppendUint32(body, 5)
-	body = binary.BigEndian.AppendUint16(body, 0xffff) // null client id
-	body = req.AppendTo(body)
-	c.Write(append(binary.BigEndian.AppendUint32(nil, uint32(len(body))), body...))
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
-	var sz [4]byte
-	if _, err := io.ReadFull(c, sz[:]); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, binary.BigEndian.Uint32(sz[:]))
-	if _, err := io.ReadFull(c, buf); err != nil {
-		t.Fatal(err)
-	}
-	resp := kmsg.NewPtrMetadataResponse()
-	resp.Version = 1
-	if err := resp.ReadFrom(buf[4:]); err != nil {
 		t.Fatal(err)
 	}
 	var out []string

@@ -5,29 +5,16 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/kafkasim/kafkasim/internal/kafkawire"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // rawMetadata asks addr for Metadata v1 on a connection of its own.
 func rawMetadata(t *testing.T, addr string) *kmsg.MetadataResponse {
 	t.Helper()
-	c, err := net.DialTimeout("tcp", addr, time.Second)
+	resp, err := kafkawire.Metadata(addr)
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	req := kmsg.NewPtrMetadataRequest()
-	req.Version = 1
-	c.Write(frame(3, 1, 9, req.AppendTo(nil)))
-	_, buf, err := readResponse(c, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp := kmsg.NewPtrMetadataResponse()
-	resp.Version = 1
-	if err := resp.ReadFrom(buf); err != nil {
 		t.Fatal(err)
 	}
 	return resp

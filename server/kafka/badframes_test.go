@@ -3,7 +3,6 @@ package kafka
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 	"io"
 	"net"
 	"testing"
@@ -11,40 +10,20 @@ import (
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/kafkasim/kafkasim/core/log"
+	"github.com/kafkasim/kafkasim/internal/kafkawire"
 	"github.com/kafkasim/kafkasim/internal/recordbatch"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// frame builds a request frame: header v1 (key, version, correlation,
-// client id) then body.
+// frame is kafkawire.Frame: a request frame built by hand.
 func frame(key, version int16, corr int32, body []byte) []byte {
-	h := binary.BigEndian.AppendUint16(nil, uint16(key))
-	h = binary.BigEndian.AppendUint16(h, uint16(version))
-	h = binary.BigEndian.AppendUint32(h, uint32(corr))
-	h = binary.BigEndian.AppendUint16(h, 4)
-	h = append(h, "test"...)
-	h = append(h, body...)
-	return append(binary.BigEndian.AppendUint32(nil, uint32(len(h))), h...)
+	return kafkawire.Frame(key, version, corr, body)
 }
 
-// readResponse reads one response frame from c within wait: its
-// correlation id and the rest (header tags, if flexible, then the body).
+// readResponse is kafkawire.ReadResponse.
 func readResponse(c net.Conn, wait time.Duration) (int32, []byte, error) {
-	c.SetReadDeadline(time.Now().Add(wait))
-	var sz [4]byte
-	if _, err := io.ReadFull(c, sz[:]); err != nil {
-		return 0, nil, err
-	}
-	n := binary.BigEndian.Uint32(sz[:])
-	if n < 4 || n > 64<<20 {
-		return 0, nil, fmt.Errorf("response frame of %d bytes", n)
-	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(c, buf); err != nil {
-		return 0, nil, err
-	}
-	return int32(binary.BigEndian.Uint32(buf)), buf[4:], nil
+	return kafkawire.ReadResponse(c, wait)
 }
 
 // closedAfter writes b on a new connection and reports whether the
