@@ -18,6 +18,7 @@ type brokerConf struct {
 	brokerHeartbeatMs  int64
 	offsetsPartitions  int
 	offsetsRF          int
+	offsetsSegment     int64
 	offsetsCommitMs    int64
 	offsetsRetentionMs int64 // offsets.retention.minutes in ms
 	offsetsCheckMs     int64 // offsets.retention.check.interval.ms
@@ -51,6 +52,7 @@ func newBrokerConf(s settings) brokerConf {
 		brokerHeartbeatMs:  s.int("broker.heartbeat.interval.ms"),
 		offsetsPartitions:  int(s.int("offsets.topic.num.partitions")),
 		offsetsRF:          int(s.int("offsets.topic.replication.factor")),
+		offsetsSegment:     s.int("offsets.topic.segment.bytes"),
 		offsetsCommitMs:    s.int("offsets.commit.timeout.ms"),
 		offsetsRetentionMs: s.int("offsets.retention.minutes") * 60_000,
 		offsetsCheckMs:     s.int("offsets.retention.check.interval.ms"),

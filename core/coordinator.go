@@ -1,6 +1,8 @@
 package core
 
 import (
+	"strconv"
+
 	"github.com/kafkasim/kafkasim/core/hash"
 )
 
@@ -51,12 +53,18 @@ func (c *Cluster) offsetsPartition(groupID string) *Partition {
 // createOffsetsTopic creates __consumer_offsets on first use, with
 // offsets.topic.num.partitions partitions and
 // offsets.topic.replication.factor replicas (enforced since 0.11: until
-// that many brokers are alive, groups have no coordinator).
+// that many brokers are alive, groups have no coordinator), and the topic
+// configs of GroupMetadataManager.offsetsTopicConfigs: segment.bytes is
+// offsets.topic.segment.bytes (100 MiB), not the brokers'
+// log.segment.bytes, so a small log.segment.bytes set for the users'
+// topics never makes a group's record too large for its segment; its
+// cleanup.policy=compact is offsetsCompacted.
 func (c *Cluster) createOffsetsTopic() error {
 	if c.topics[offsetsTopic] != nil {
 		return nil
 	}
-	return c.createTopic(CreateTopic{Topic: offsetsTopic, Partitions: c.bc.offsetsPartitions, RF: c.bc.offsetsRF}, false)
+	configs := map[string]string{"segment.bytes": strconv.FormatInt(c.bc.offsetsSegment, 10)}
+	return c.createTopic(CreateTopic{Topic: offsetsTopic, Partitions: c.bc.offsetsPartitions, RF: c.bc.offsetsRF, Configs: configs}, false)
 }
 
 // lookup finds a loaded group, creating it if create is set; the error is

@@ -130,6 +130,7 @@ var knobs = map[string]knob{
 	"broker.heartbeat.interval.ms":                  {scopeBroker, "2000", intIn(1, math.MaxInt32)},
 	"offsets.topic.num.partitions":                  {scopeBroker, "50", intIn(1, 1000)},
 	"offsets.topic.replication.factor":              {scopeBroker, "3", intIn(1, 64)},
+	"offsets.topic.segment.bytes":                   {scopeBroker, "104857600", intIn(14, math.MaxInt32)},
 	"offsets.commit.timeout.ms":                     {scopeBroker, "5000", intIn(1, math.MaxInt32)},
 	"offsets.retention.minutes":                     {scopeBroker, "10080", intIn(1, math.MaxInt32)},
 	"offset.metadata.max.bytes":                     {scopeBroker, "4096", intIn(0, math.MaxInt32)},

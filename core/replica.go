@@ -217,7 +217,17 @@ func (r *Replica) writeback() {
 	}
 }
 
+// retention deletes the segments retention.ms and retention.bytes allow.
+// __consumer_offsets is cleanup.policy=compact
+// (GroupMetadataManager.offsetsTopicConfigs): UnifiedLog.deleteOldSegments
+// applies retention.ms and retention.bytes only with cleanup.policy=delete
+// (config.delete), so the brokers' log.retention.* never delete a group's
+// records or offsets. Compaction is not modelled: its log keeps everything,
+// which replays to the same groups.
 func (r *Replica) retention() {
+	if r.p.Topic.Name == offsetsTopic {
+		return
+	}
 	for _, s := range r.log.ApplyRetention(r.b.c.now, r.hw) {
 		r.b.c.emit(Event{Type: EvRetention, Partition: r.p.Name, Broker: r.b.ID, Offset: r.log.StartOffset(), Detail: "retention deleted " + s.File})
 	}
