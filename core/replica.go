@@ -217,7 +217,14 @@ func (r *Replica) writeback() {
 	}
 }
 
-// retention deletes the segments retention.ms and retention.bytes allow.
+// retention deletes the segments retention.ms and retention.bytes allow
+// and, when the log start offset moved, drops the leader epochs below it:
+// UnifiedLog.deleteSegments → maybeIncrementLogStartOffset(SegmentDeletion)
+// → leaderEpochCache.truncateFromStart(logStartOffset). Without it the
+// leader-epoch-checkpoint kept epochs of deleted segments, and
+// OffsetsForLeaderEpoch (and 2.8+ Fetch's DivergingEpoch) answered an epoch
+// older than the earliest one left with an end offset below the log start.
+//
 // __consumer_offsets is cleanup.policy=compact
 // (GroupMetadataManager.offsetsTopicConfigs): UnifiedLog.deleteOldSegments
 // applies retention.ms and retention.bytes only with cleanup.policy=delete
@@ -228,7 +235,11 @@ func (r *Replica) retention() {
 	if r.p.Topic.Name == offsetsTopic {
 		return
 	}
-	for _, s := range r.log.ApplyRetention(r.b.c.now, r.hw) {
+	deleted := r.log.ApplyRetention(r.b.c.now, r.hw)
+	if len(deleted) > 0 {
+		r.epochs.TruncateFromStart(r.log.StartOffset())
+	}
+	for _, s := range deleted {
 		r.b.c.emit(Event{Type: EvRetention, Partition: r.p.Name, Broker: r.b.ID, Offset: r.log.StartOffset(), Detail: "retention deleted " + s.File})
 	}
 }
