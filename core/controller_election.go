@@ -120,10 +120,11 @@ func (m *metadata) electOffline(parts []*Partition) {
 }
 
 // isrRemovalEpoch: the ZK controller's removeReplicasFromIsr writes
-// LeaderAndIsr.newLeaderAndIsr, which bumps the leader epoch; KRaft bumps
-// only the partition epoch when the ISR shrinks.
+// LeaderAndIsr.newLeaderAndIsr, which bumps the leader epoch; so does 2.8's
+// KRaft controller (preset kraftFenceBumpsEpoch); 3.9's and 4.0's bump only
+// the partition epoch when the ISR shrinks.
 func (m *metadata) isrRemovalEpoch(e int32) int32 {
-	if m.kraft {
+	if m.kraft && !m.c.preset.kraftFenceBumpsEpoch {
 		return e
 	}
 	return e + 1
@@ -142,7 +143,8 @@ func (m *metadata) liveISR(isr []int) []int {
 // elect runs Kafka's offline-partition election
 // (PartitionLeaderElectionAlgorithms.offlinePartitionLeaderElection): the
 // first replica in assignment order that is live and in the ISR; else, if
-// unclean election is enabled, the first live replica; else no leader.
+// unclean election is enabled (and, in KRaft, the controller does unclean
+// elections: preset kraftUnclean), the first live replica; else no leader.
 // Kafka keeps the last ISR member when nobody can lead.
 func (m *metadata) elect(p *Partition, why string) bool {
 	st := p.state
@@ -154,7 +156,7 @@ func (m *metadata) elect(p *Partition, why string) bool {
 			break
 		}
 	}
-	if leader == -1 && p.Topic.conf.unclean {
+	if leader == -1 && p.Topic.conf.unclean && (!m.kraft || m.c.preset.kraftUnclean) {
 		for _, r := range p.replicas {
 			if m.live(r) {
 				leader, unclean = r, true

@@ -42,6 +42,22 @@ type preset struct {
 	// automatically (KAFKA-13682; see controller_preferred_election.go);
 	// 2.8's QuorumController had no such check.
 	kraftLeaderBalance bool
+	// kraftUnclean: 3.0+ KRaft controllers elect a live replica outside
+	// the ISR when unclean.leader.election.enable is set, as a broker is
+	// fenced or returns (ReplicationControlManager
+	// .generateLeaderAndIsrUpdates: uncleanLeaderElectionEnabledForTopic);
+	// 2.8's handleNodeDeactivated and handleNodeActivated chose from the
+	// ISR only (bestLeader(replicas, isr, false); "TODO: if this partition
+	// is configured for unclean leader election, check the replica set").
+	kraftUnclean bool
+	// kraftFenceBumpsEpoch: 2.8's ReplicationControlManager
+	// .handleNodeDeactivated sets the leader on every PartitionChangeRecord
+	// it writes ("Bump the partition leader epoch"), so a fenced follower's
+	// removal from the ISR bumps the leader epoch; 3.6+ (metadata version
+	// 3.6-IV0, KAFKA-15021: MetadataVersion.isLeaderEpochBumpRequiredOnIsrShrink)
+	// bumps it only when the leader changes. The leader's own AlterIsr
+	// never bumped it.
+	kraftFenceBumpsEpoch bool
 	// kip841: 3.3+ KRaft controllers refuse an ISR naming a fenced broker
 	// with INELIGIBLE_REPLICA (ReplicationControlManager
 	// .validateIsrChanges, KIP-841); 2.8 to 3.2 accepted it.
@@ -194,7 +210,7 @@ var presets = map[string]*preset{
 	"2.8": {
 		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, hwWaitsAfterAlterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip360: true, stableOffsets: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
-		partitioner: "sticky", batchExpiry: "delivery", topicWaitText: true,
+		partitioner: "sticky", batchExpiry: "delivery", topicWaitText: true, kraftFenceBumpsEpoch: true,
 		defaults: map[string]string{
 			"acks":               "1",
 			"enable.idempotence": "false",
@@ -203,14 +219,14 @@ var presets = map[string]*preset{
 	},
 	"3.9": {
 		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true,
+		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true, runtimeStoreErrors: true,
+		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true, runtimeStoreErrors: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{"linger.ms": "5"},
