@@ -57,8 +57,8 @@ func (c *Cluster) offsetsPartition(groupID string) *Partition {
 // configs of GroupMetadataManager.offsetsTopicConfigs: segment.bytes is
 // offsets.topic.segment.bytes (100 MiB), not the brokers'
 // log.segment.bytes, so a small log.segment.bytes set for the users'
-// topics never makes a group's record too large for its segment; its
-// cleanup.policy=compact is offsetsCompacted.
+// topics never makes a group's record too large for its segment; for its
+// cleanup.policy=compact, Replica.retention leaves it alone.
 func (c *Cluster) createOffsetsTopic() error {
 	if c.topics[offsetsTopic] != nil {
 		return nil
