@@ -42,13 +42,14 @@ type preset struct {
 	// automatically (KAFKA-13682; see controller_preferred_election.go);
 	// 2.8's QuorumController had no such check.
 	kraftLeaderBalance bool
-	// kraftUnclean: 3.0+ KRaft controllers elect a live replica outside
+	// kraftUnclean: 3.9+ KRaft controllers elect a live replica outside
 	// the ISR when unclean.leader.election.enable is set, as a broker is
-	// fenced or returns (ReplicationControlManager
-	// .generateLeaderAndIsrUpdates: uncleanLeaderElectionEnabledForTopic);
-	// 2.8's handleNodeDeactivated and handleNodeActivated chose from the
-	// ISR only (bestLeader(replicas, isr, false); "TODO: if this partition
-	// is configured for unclean leader election, check the replica set").
+	// fenced or returns (KAFKA-12670: ReplicationControlManager
+	// .generateLeaderAndIsrUpdates asks ConfigurationControlManager
+	// .uncleanLeaderElectionEnabledForTopic, which until 3.8 returned
+	// false: "TODO: support configuring unclean leader election"); 2.8's
+	// handleNodeDeactivated and handleNodeActivated chose from the ISR only
+	// (bestLeader(replicas, isr, false)). No preset between them exists.
 	kraftUnclean bool
 	// kraftFenceBumpsEpoch: 2.8's ReplicationControlManager
 	// .handleNodeDeactivated sets the leader on every PartitionChangeRecord
