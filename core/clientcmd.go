@@ -64,7 +64,8 @@ func (c *Cluster) poll(x Poll) error {
 }
 
 // commit is commitSync: it starts an operation that completes when the
-// coordinator answers the OffsetCommit, or at request.timeout.ms.
+// coordinator has stored the offsets or answered an error commitSync
+// does not retry, or at request.timeout.ms (member.commitSync).
 func (c *Cluster) commit(x Commit) error {
 	k := c.consumers[x.Consumer]
 	if k == nil {

@@ -72,7 +72,7 @@ type membership interface {
 	pollEnded()
 	stable() bool
 	idle() bool
-	commitSync() (*op, error) // starts it; the op completes on the answer or at request.timeout.ms
+	commitSync() (*op, error) // starts it; the op completes on the last answer or at request.timeout.ms
 	leave()
 }
 

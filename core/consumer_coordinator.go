@@ -122,20 +122,51 @@ func (m *member) onPoll() {
 	m.sendCommit(nil)
 }
 
-// commitSync sends OffsetCommit with the current positions and returns the
-// operation that waits (in virtual time) for the answer.
+// commitSync is ConsumerCoordinator.commitOffsetsSync with a timer of
+// request.timeout.ms: it waits for the coordinator if none is known
+// (coordinatorUnknownAndUnreadySync, which looks it up) and sends
+// OffsetCommit with the current positions; an answer whose exception is
+// retriable (commitRetriable) is tried again after retry.backoff.ms,
+// found coordinator first, while the timer runs. Anything else ends it.
+// The op reports the last attempt's retriable error if the timer ran out
+// after one, else that it timed out (KafkaConsumer.commitSync's
+// TimeoutException).
 func (m *member) commitSync() (*op, error) {
-	if m.coord < 0 {
-		return nil, fmt.Errorf("commit failed: COORDINATOR_NOT_AVAILABLE")
-	}
+	k := m.k
 	var result *string
-	m.sendCommit(func(err string) { result = &err })
+	last, over := "", false
+	var attempt func()
+	attempt = func() {
+		if over {
+			return
+		}
+		if m.coord < 0 {
+			m.findCoordinator()
+			k.after(k.conf.backoff, attempt)
+			return
+		}
+		m.sendCommit(func(err string) {
+			if over {
+				return
+			}
+			if commitRetriable(err) {
+				last = err
+				k.after(k.conf.backoff, attempt)
+				return
+			}
+			result = &err
+		})
+	}
+	attempt()
 	return &op{
 		done: func() bool { return result != nil },
 		finish: func(fault error) error {
+			over = true
 			switch {
 			case fault != nil:
 				return fault
+			case result == nil && last != "":
+				return fmt.Errorf("commit failed: %s", last)
 			case result == nil:
 				return fmt.Errorf("commit timed out")
 			case *result == "ILLEGAL_GENERATION" || *result == "UNKNOWN_MEMBER_ID" || *result == "REBALANCE_IN_PROGRESS":
@@ -146,6 +177,22 @@ func (m *member) commitSync() (*op, error) {
 			return nil
 		},
 	}, nil
+}
+
+// commitRetriable reports whether an OffsetCommit error is one commitSync
+// tries again: OffsetCommitResponseHandler raises it as a
+// RetriableException (COORDINATOR_LOAD_IN_PROGRESS and
+// UNKNOWN_TOPIC_OR_PARTITION "just retry"; the three that also mark the
+// coordinator unknown, see commitMarksCoordinatorUnknown), and
+// commitOffsetsSync throws only what is not (future.isRetriable). An
+// asynchronous commit (auto-commit) is never retried: its callback gets
+// the error (commitOffsetsAsync, RetriableCommitFailedException).
+func commitRetriable(err string) bool {
+	switch err {
+	case "COORDINATOR_LOAD_IN_PROGRESS", "UNKNOWN_TOPIC_OR_PARTITION":
+		return true
+	}
+	return commitMarksCoordinatorUnknown(err)
 }
 
 // sendCommit sends OffsetCommit with the positions of owned partitions.
@@ -166,28 +213,48 @@ func (m *member) sendCommit(done func(string)) {
 		}
 	}
 	finished := false
-	finish := func(err string) {
-		if !finished {
-			finished = true
-			if err != "" {
-				m.info(fmt.Sprintf("%s: offset commit failed: %s", k.Name, err), err)
-			}
-			if done != nil {
-				done(err)
-			}
+	finish := func(err string, disconnected bool) {
+		if finished {
+			return // answered, or already failed at request.timeout.ms
+		}
+		finished = true
+		if err != "" {
+			m.info(fmt.Sprintf("%s: offset commit failed: %s", k.Name, err), err)
+		}
+		// Only the coordinator the request went to is forgotten: one found
+		// since then is kept (Kafka's markCoordinatorUnknown drops
+		// whichever it has then; only a late answer tells them apart).
+		if (disconnected || commitMarksCoordinatorUnknown(err)) && m.coord == b.ID {
+			m.coordinatorLost(err)
+		}
+		if done != nil {
+			done(err)
 		}
 	}
 	k.send(b, "OffsetCommit", func() {
 		b.handleOffsetCommit(req, func(err string, _ map[*Partition]bool) { // no metadata: nothing too large
-			k.reply(b, "OffsetCommitResponse", func() {
-				finish(err)
-				if err == "NOT_COORDINATOR" {
-					m.coordinatorLost(err)
-				}
-			})
+			k.reply(b, "OffsetCommitResponse", func() { finish(err, false) })
 		})
-	}, func() { finish("COORDINATOR_NOT_AVAILABLE") })
-	k.after(k.conf.requestTimeout, func() { finish("REQUEST_TIMED_OUT") })
+	}, func() { finish("COORDINATOR_NOT_AVAILABLE", true) })
+	// NetworkClient fails a request unanswered after request.timeout.ms
+	// as a disconnection (handleTimedOutRequests): DisconnectException.
+	k.after(k.conf.requestTimeout, func() { finish("REQUEST_TIMED_OUT", true) })
+}
+
+// commitMarksCoordinatorUnknown reports whether an OffsetCommit answered
+// err makes the consumer look its coordinator up again before it commits
+// or joins next: ConsumerCoordinator.OffsetCommitResponseHandler calls
+// markCoordinatorUnknown for COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR
+// and REQUEST_TIMED_OUT (3.9 and 4.0 alike; COORDINATOR_LOAD_IN_PROGRESS
+// keeps the coordinator and is only retried). A request that fails on
+// the client's side, refused or unanswered, is a DisconnectException,
+// which CoordinatorResponseHandler.onFailure treats the same way.
+func commitMarksCoordinatorUnknown(err string) bool {
+	switch err {
+	case "COORDINATOR_NOT_AVAILABLE", "NOT_COORDINATOR", "REQUEST_TIMED_OUT":
+		return true
+	}
+	return false
 }
 
 // leave is KafkaConsumer.close: commit (auto-commit) then LeaveGroup.

@@ -49,11 +49,10 @@ func (co *coordinator) storeGroupError(appendErr string) string {
 
 // storeOffsetsError is the answer to a failed write of an OffsetCommit's
 // offsets (storeOffsets, maybeConvertOffsetCommitError): a timeout stays
-// REQUEST_TIMED_OUT up to 3.9. Kafka's consumer marks the coordinator
-// unknown on it (ConsumerCoordinator.OffsetCommitResponseHandler, as on
-// COORDINATOR_NOT_AVAILABLE and NOT_COORDINATOR); the modelled consumer
-// (consumer_coordinator.go's commit) does so on NOT_COORDINATOR only, a
-// gap docs/fidelity.md names.
+// REQUEST_TIMED_OUT up to 3.9. The consumer marks the coordinator
+// unknown on it, as on COORDINATOR_NOT_AVAILABLE and NOT_COORDINATOR
+// (commitMarksCoordinatorUnknown, ConsumerCoordinator
+// .OffsetCommitResponseHandler), and commitSync retries it.
 func (co *coordinator) storeOffsetsError(appendErr string) string {
 	if co.b.c.preset.runtimeStoreErrors {
 		return runtimeStoreError(appendErr)

@@ -1,0 +1,81 @@
+package core_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kafkasim/kafkasim/core/scenario"
+)
+
+// traceOf runs a scenario and fails the test on a parse or run error
+// or a failed expectation; it returns the trace.
+func traceOf(t *testing.T, src string) string {
+	t.Helper()
+	s, err := scenario.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := scenario.Run(s, scenario.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Failures {
+		t.Errorf("line %d: %s", f.Line, f.Msg)
+	}
+	return res.Trace
+}
+
+// TestCommitSyncRetriesTimedOut: the coordinator answers an OffsetCommit
+// REQUEST_TIMED_OUT (3.9: acks=all waits for paused broker 2 beyond
+// offsets.commit.timeout.ms). ConsumerCoordinator's
+// OffsetCommitResponseHandler marks the coordinator unknown on it and
+// commitOffsetsSync retries a RetriableException while its timer runs:
+// the commit is stored once broker 2 is back, and commitSync succeeds.
+func TestCommitSyncRetriesTimedOut(t *testing.T) {
+	trace := traceOf(t, `cluster brokers=3 seed=7 version=3.9 metadata=kraft
+set group.initial.rebalance.delay.ms=0 offsets.topic.num.partitions=1 offsets.topic.replication.factor=3 replica.lag.time.max.ms=30000
+topic create t partitions=1 rf=1
+producer p acks=1
+consumer c group=g topics=t auto.commit=false offset.reset=earliest
+produce p t value=v count=2
+settle
+wait 1s
+pause broker 2
+commit c
+during +12s resume broker 2
+expect error == none
+`)
+	if !strings.Contains(trace, "c: offset commit failed: REQUEST_TIMED_OUT") {
+		t.Fatalf("the commit was never answered REQUEST_TIMED_OUT; the test no longer sets up what it tests:\n%s", trace)
+	}
+	if !strings.Contains(trace, "c lost its coordinator (broker 3): REQUEST_TIMED_OUT") {
+		t.Errorf("REQUEST_TIMED_OUT did not make c look its coordinator up again:\n%s", trace)
+	}
+}
+
+// TestCommitSyncRetriesDisconnect: the coordinator's process is gone, so
+// the OffsetCommit fails on the client's side (a DisconnectException:
+// CoordinatorResponseHandler.onFailure marks the coordinator unknown).
+// commitSync looks the coordinator up and retries until the controller
+// has moved __consumer_offsets to a live broker, and succeeds there; it
+// answered COORDINATOR_NOT_AVAILABLE at once.
+func TestCommitSyncRetriesDisconnect(t *testing.T) {
+	trace := traceOf(t, `cluster brokers=3 seed=7 version=3.9 metadata=kraft
+set group.initial.rebalance.delay.ms=0 offsets.topic.num.partitions=1 offsets.topic.replication.factor=3
+topic create t partitions=1 rf=1 assign=2
+producer p acks=1
+consumer c group=g topics=t auto.commit=false offset.reset=earliest
+produce p t value=v count=2
+settle
+wait 1s
+crash broker 1
+commit c
+expect error == none
+`)
+	if !strings.Contains(trace, "c lost its coordinator (broker 1): COORDINATOR_NOT_AVAILABLE") {
+		t.Errorf("the refused OffsetCommit did not make c look its coordinator up again:\n%s", trace)
+	}
+	if !strings.Contains(trace, "c found its coordinator: broker 3") {
+		t.Errorf("c did not find the new coordinator:\n%s", trace)
+	}
+}
