@@ -79,3 +79,29 @@ expect error == none
 		t.Errorf("c did not find the new coordinator:\n%s", trace)
 	}
 }
+
+// TestOffsetFetchRefusedLooksUpCoordinator: a consumer with assign() and
+// a group needs t-1's committed offset after its coordinator's process
+// died. The refused OffsetFetch is a DisconnectException, and
+// CoordinatorResponseHandler.onFailure marks the coordinator unknown, so
+// the consumer finds the broker the controller moved __consumer_offsets
+// to and starts t-1; it asked the dead broker again for ever.
+func TestOffsetFetchRefusedLooksUpCoordinator(t *testing.T) {
+	trace := traceOf(t, `cluster brokers=3 seed=7 version=3.9 metadata=kraft
+set offsets.topic.num.partitions=1 offsets.topic.replication.factor=3
+topic create t partitions=2 rf=1 assign=2/2
+consumer m group=g offset.reset=earliest auto.commit=false
+assign m t-0
+settle
+wait 1s
+crash broker 3
+assign m t-0,t-1
+wait 20s
+`)
+	if !strings.Contains(trace, "m lost its coordinator (broker 3): connection refused") {
+		t.Errorf("the refused OffsetFetch did not make m look its coordinator up again:\n%s", trace)
+	}
+	if !strings.Contains(trace, "m starts t-1 at offset 0") {
+		t.Errorf("m never started t-1:\n%s", trace)
+	}
+}

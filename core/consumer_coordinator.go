@@ -339,7 +339,11 @@ func (m *member) sendOffsetFetch() {
 		})
 	}, func() {
 		if !answered {
+			// A DisconnectException: CoordinatorResponseHandler.onFailure
+			// marks the coordinator unknown. Kept, a consumer whose
+			// coordinator died asked the dead broker again for ever.
 			answered = true
+			m.coordinatorLost("connection refused")
 			retry()
 		}
 	})
@@ -369,7 +373,12 @@ func (m *member) onOffsetFetch(parts []*Partition, offs map[*Partition]int64, er
 		return
 	}
 	if err != "" {
-		m.coordinatorLost(err)
+		// OffsetFetchResponseHandler: COORDINATOR_NOT_AVAILABLE and
+		// NOT_COORDINATOR re-discover the coordinator; another group
+		// error (COORDINATOR_LOAD_IN_PROGRESS...) is retried with it.
+		if err == "COORDINATOR_NOT_AVAILABLE" || err == "NOT_COORDINATOR" {
+			m.coordinatorLost(err)
+		}
 		retry()
 		return
 	}
