@@ -44,7 +44,7 @@ func (b *Broker) handleJoinGroup(req joinReq, respond func(joinResult)) {
 // handleSyncGroup is GroupCoordinator.handleSyncGroup: respond runs once
 // the leader's assignment is stored.
 func (b *Broker) handleSyncGroup(req syncReq, respond func(syncResult)) {
-	g, err := b.groups.lookup(req.group, false)
+	g, err := b.groups.memberGroup(req.group)
 	if err != "" {
 		respond(syncResult{err: err})
 		return
@@ -55,11 +55,27 @@ func (b *Broker) handleSyncGroup(req syncReq, respond func(syncResult)) {
 // handleHeartbeat is GroupCoordinator.handleHeartbeat; it returns the
 // error name, "" for none.
 func (b *Broker) handleHeartbeat(req heartbeatReq) string {
-	g, err := b.groups.lookup(req.group, false)
+	g, err := b.groups.memberGroup(req.group)
 	if err == "" {
 		err = g.heartbeat(req.memberID, req.generation)
 	}
 	return err
+}
+
+// memberGroup looks up the group a member's SyncGroup or Heartbeat names:
+// one the coordinator does not have (expired and removed, say) answers
+// UNKNOWN_MEMBER_ID, so the member joins afresh, never GROUP_ID_NOT_FOUND
+// (3.9's GroupCoordinator.handleSyncGroup and handleHeartbeat on "case
+// None"; 4.0's GroupMetadataManager.classicGroupSync and
+// classicGroupHeartbeat catch GroupIdNotFoundException). A consumer
+// answered GROUP_ID_NOT_FOUND took it for a lost coordinator and, found
+// again, heartbeated the same missing group for ever.
+func (co *coordinator) memberGroup(id string) (*group, string) {
+	g, err := co.lookup(id, false)
+	if err == "GROUP_ID_NOT_FOUND" {
+		err = "UNKNOWN_MEMBER_ID"
+	}
+	return g, err
 }
 
 // handleLeaveGroup is GroupCoordinator.handleLeaveGroup; it returns the
