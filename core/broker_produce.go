@@ -16,6 +16,14 @@ type produceReq struct {
 	// (Produce v10+), so the broker names it with NOT_LEADER_OR_FOLLOWER
 	// (namingLeaders).
 	leaderHints bool
+	// hwOnly (with acks -1): 4.0's group coordinator writing
+	// (CoordinatorPartitionWriter.append: requiredAcks = 1, so
+	// Partition.appendRecordsToLeader checks no min.insync.replicas) and
+	// waiting for the high watermark to pass the records
+	// (CoordinatorRuntime's deferredEventQueue, onHighWatermarkUpdated):
+	// never NOT_ENOUGH_REPLICAS(_AFTER_APPEND), and no timeout here, the
+	// runtime's write timeout is the caller's (appendInternalAt).
+	hwOnly bool
 }
 
 // producePart is one partition's batch. Each batch carries its own
@@ -59,6 +67,7 @@ type pendingProduce struct {
 	remaining int
 	respond   func([]produceResult)
 	finished  bool
+	hwOnly    bool // produceReq.hwOnly
 }
 
 // pendingAck is one partition of a pendingProduce, waiting for the HW.
@@ -98,7 +107,7 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 	for i, pp := range req.parts {
 		results[i] = produceResult{p: pp.p, offset: -1, appendTime: -1}
 		r, err := b.leaderFor(pp.p)
-		if err == "" && req.acks == -1 && len(r.isr) < r.p.Topic.conf.minISR {
+		if err == "" && req.acks == -1 && !req.hwOnly && len(r.isr) < r.p.Topic.conf.minISR {
 			err = "NOT_ENOUGH_REPLICAS" // checked before the append: nothing is written
 		}
 		if err == "" && req.pid >= 0 {
@@ -153,7 +162,7 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 		r.maybeAdvanceHW()
 		if req.acks == -1 && r.hw <= bt.LastOffset() {
 			waits, waitIdx = append(waits, r), append(waitIdx, i)
-		} else if req.acks == -1 && len(r.isr) < r.p.Topic.conf.minISR {
+		} else if req.acks == -1 && !req.hwOnly && len(r.isr) < r.p.Topic.conf.minISR {
 			results[i].err = "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
 		}
 	}
@@ -170,9 +179,12 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 		respond(results)
 		return
 	}
-	pp := &pendingProduce{results: results, remaining: len(waits), respond: respond}
+	pp := &pendingProduce{results: results, remaining: len(waits), respond: respond, hwOnly: req.hwOnly}
 	for k, r := range waits {
 		r.waiting = append(r.waiting, &pendingAck{required: results[waitIdx[k]].offset + int64(req.parts[waitIdx[k]].count()), idx: waitIdx[k], req: pp})
+	}
+	if req.hwOnly {
+		return
 	}
 	b.after(req.timeout, func() {
 		for _, i := range waitIdx {
@@ -212,7 +224,7 @@ func (r *Replica) completeWaiting() {
 		case w.req.finished:
 		case r.hw >= w.required:
 			err := ""
-			if len(r.isr) < r.p.Topic.conf.minISR {
+			if len(r.isr) < r.p.Topic.conf.minISR && !w.req.hwOnly {
 				err = "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
 			}
 			w.req.done(w.idx, err)

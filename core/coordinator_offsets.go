@@ -74,25 +74,21 @@ func (co *coordinator) commitOffsets(req commitReq, done func(err string, tooLar
 		g.writing[p]++
 	}
 	at := co.b.c.now // OffsetAndMetadata.commitTimestamp
-	co.appendInternalAt(g.p, recs, func(e string, base int64) {
+	// late: 4.0's runtime keeps a write whose answer timed out; it takes
+	// effect once committed (appendRuntime).
+	late := func(e string, base int64) {
+		if e == "" {
+			co.applyCommit(g, req, order, at, base, " after its OffsetCommit timed out")
+		}
+	}
+	co.appendInternal(g.p, recs, func(e string, base int64) {
 		for _, p := range order { // written or failed: no longer pending
 			if g.writing[p]--; g.writing[p] <= 0 {
 				delete(g.writing, p)
 			}
 		}
-		if e == "" && co.groups[g.id] == g {
-			for i, p := range order {
-				if p.Topic.gone() {
-					continue // deleted while the commit was written (GroupMetadata.removeOffsets dropped it)
-				}
-				old, had := g.offsets[p]
-				g.offsets[p] = req.offsets[p]
-				g.committedAt[p] = at
-				g.setMeta(p, req.meta[p])
-				co.b.c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: req.offsets[p], At: co.b.c.now, Log: g.p.Name, LogOffset: base + int64(i), Gen: p.Topic.gen})
-				co.b.c.emit(Event{Type: EvCommit, Group: g.id, Partition: p.Name, Offset: req.offsets[p], Broker: co.b.ID,
-					Detail: fmt.Sprintf("stored in %s", g.p.Name), Minor: had && old == req.offsets[p]})
-			}
+		if e == "" {
+			co.applyCommit(g, req, order, at, base, "")
 		}
 		if e != "" {
 			e = co.storeOffsetsError(e)
@@ -104,7 +100,28 @@ func (co *coordinator) commitOffsets(req commitReq, done func(err string, tooLar
 			}
 		}
 		done(e, tooLarge)
-	})
+	}, late)
+}
+
+// applyCommit takes a stored commit's offsets (those of order, written
+// from base in g's partition) into g, unless g was unloaded meanwhile;
+// how ends the event's detail.
+func (co *coordinator) applyCommit(g *group, req commitReq, order []*Partition, at, base int64, how string) {
+	if co.groups[g.id] != g {
+		return
+	}
+	for i, p := range order {
+		if p.Topic.gone() {
+			continue // deleted while the commit was written (GroupMetadata.removeOffsets dropped it)
+		}
+		old, had := g.offsets[p]
+		g.offsets[p] = req.offsets[p]
+		g.committedAt[p] = at
+		g.setMeta(p, req.meta[p])
+		co.b.c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: req.offsets[p], At: co.b.c.now, Log: g.p.Name, LogOffset: base + int64(i), Gen: p.Topic.gen})
+		co.b.c.emit(Event{Type: EvCommit, Group: g.id, Partition: p.Name, Offset: req.offsets[p], Broker: co.b.ID,
+			Detail: fmt.Sprintf("stored in %s%s", g.p.Name, how), Minor: had && old == req.offsets[p]})
+	}
 }
 
 // filterMetadata splits req's partitions into those whose metadata is

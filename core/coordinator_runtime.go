@@ -208,13 +208,24 @@ func (co *coordinator) persist(g *group, done func(string)) {
 // records' base offset in p. A broker without a replica of p answers
 // NOT_COORDINATOR without appending, as storeGroup and storeOffsets do
 // when ReplicaManager.getMagic finds no local log (4.0's runtime: the
-// partition is not loaded, NotCoordinatorException).
+// partition is not loaded, NotCoordinatorException). 4.0 appends as
+// appendRuntime does.
 func (co *coordinator) appendInternalAt(p *Partition, recs []log.Record, done func(string, int64)) {
+	co.appendInternal(p, recs, done, nil)
+}
+
+// appendInternal is appendInternalAt; with 4.0's runtime, late hears how
+// a write whose done was told REQUEST_TIMED_OUT ended after all.
+func (co *coordinator) appendInternal(p *Partition, recs []log.Record, done, late func(string, int64)) {
 	b := co.b
 	if b.replicas[p] == nil {
 		if done != nil {
 			done("NOT_COORDINATOR", -1)
 		}
+		return
+	}
+	if b.c.preset.runtimeAppend {
+		co.appendRuntime(p, recs, done, late)
 		return
 	}
 	req := &produceReq{producer: "coordinator", acks: -1, timeout: b.c.bc.offsetsCommitMs, pid: -1,
@@ -224,6 +235,49 @@ func (co *coordinator) appendInternalAt(p *Partition, recs []log.Record, done fu
 		defer co.writeEnded(p, seq, res[0].err) // after done: the fetches it held read what done stored
 		if done != nil {
 			done(res[0].err, res[0].offset)
+		}
+	})
+}
+
+// appendRuntime is 4.0's write (CoordinatorRuntime.CoordinatorWriteEvent):
+// CoordinatorPartitionWriter.append writes with acks=1, so an ISR below
+// min.insync.replicas does not refuse it, and the runtime answers once the
+// high watermark passes the records (the deferred event queue). An answer
+// still missing after offsets.commit.timeout.ms is a TimeoutException
+// (OperationTimeout): done hears REQUEST_TIMED_OUT, but the records stay
+// in the log and in the runtime's state (only a failed append reverts it,
+// failCurrentBatch), so late hears "" once the high watermark passes
+// them, or the error that ended the wait (leadership lost). With
+// KAFKA-15583 the high watermark holds while the ISR is below
+// min.insync.replicas: such a write answers COORDINATOR_NOT_AVAILABLE
+// after the timeout, and takes effect when the ISR is back.
+func (co *coordinator) appendRuntime(p *Partition, recs []log.Record, done, late func(string, int64)) {
+	b := co.b
+	req := &produceReq{producer: "coordinator", acks: -1, hwOnly: true, pid: -1,
+		parts: []producePart{{p: p, records: recs, baseSeq: -1}}}
+	seq := co.writeStarted(p)
+	answered := false
+	b.handleProduce(req, func(res []produceResult) {
+		defer co.writeEnded(p, seq, res[0].err) // the require_stable fetches wait for the high watermark too
+		switch {
+		case !answered:
+			answered = true
+			if done != nil {
+				done(res[0].err, res[0].offset)
+			}
+		case late != nil:
+			late(res[0].err, res[0].offset)
+		}
+	})
+	if answered {
+		return
+	}
+	co.after(b.c.bc.offsetsCommitMs, func() {
+		if !answered {
+			answered = true
+			if done != nil {
+				done("REQUEST_TIMED_OUT", -1)
+			}
 		}
 	})
 }

@@ -1,9 +1,10 @@
 package core
 
 // The errors a failed write to __consumer_offsets answers. The
-// coordinator appends with acks=all (appendInternalAt) and gets the
-// produce path's error; what it answers depends on what it wrote and on
-// the coordinator:
+// coordinator appends with acks=all (appendInternalAt; 4.0 with acks=1,
+// waiting for the high watermark, appendRuntime) and gets the produce
+// path's error; what it answers depends on what it wrote and on the
+// coordinator:
 //
 //	append error                      3.9 group   3.9 offsets   4.0 (both)
 //	UNKNOWN_TOPIC_OR_PARTITION        CNA         CNA           CNA
@@ -65,11 +66,12 @@ func (co *coordinator) storeOffsetsError(appendErr string) string {
 }
 
 // runtimeStoreError is 4.0's mapping, the same for group records and
-// offsets. NOT_ENOUGH_REPLICAS_AFTER_APPEND is not in its table: 4.0's
-// CoordinatorPartitionWriter appends with acks=1 and the runtime waits for
-// the high watermark, so that error never reaches it; the write it stands
-// for here (appended, the ISR below min.insync.replicas) is one whose
-// wait the runtime times out, COORDINATOR_NOT_AVAILABLE.
+// offsets. 4.0's CoordinatorPartitionWriter appends with acks=1 and the
+// runtime waits for the high watermark (appendRuntime), so neither
+// NOT_ENOUGH_REPLICAS nor NOT_ENOUGH_REPLICAS_AFTER_APPEND reaches it: an
+// ISR below min.insync.replicas holds the high watermark and the write
+// times out, COORDINATOR_NOT_AVAILABLE. Both stay mapped as Kafka's table
+// has them (the first) or as the timeout they would stand for.
 func runtimeStoreError(appendErr string) string {
 	switch appendErr {
 	case "REQUEST_TIMED_OUT", "NOT_ENOUGH_REPLICAS_AFTER_APPEND":

@@ -144,6 +144,17 @@ type preset struct {
 	// (storeGroup) and REQUEST_TIMED_OUT (storeOffsets)
 	// (coordinator_store_errors.go).
 	runtimeStoreErrors bool
+	// runtimeAppend: 4.0's group coordinator writes to __consumer_offsets
+	// with acks=1 (CoordinatorPartitionWriter.append) and answers once the
+	// high watermark passes the records, or after offsets.commit.timeout.ms
+	// (CoordinatorRuntime's write timeout); a write whose answer timed out
+	// stays in the log and in the runtime's state and takes effect when the
+	// high watermark passes it. 3.9's GroupMetadataManager appends with
+	// acks=-1 (offsets.commit.required.acks), so an ISR below
+	// min.insync.replicas refuses the write at once (NOT_ENOUGH_REPLICAS),
+	// and a timed-out one is forgotten (failPendingOffsetWrite)
+	// (coordinator_runtime.go's appendInternalAt).
+	runtimeAppend bool
 	// batchExpiry: how a batch waiting in the accumulator expires
 	// (TimeoutException): "none" (0.8.2: never, KAFKA-1788), "request"
 	// (0.9-2.0: request.timeout.ms after it was ready or last retried,
@@ -227,7 +238,7 @@ var presets = map[string]*preset{
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true, runtimeStoreErrors: true,
+		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true, runtimeStoreErrors: true, runtimeAppend: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{"linger.ms": "5"},
