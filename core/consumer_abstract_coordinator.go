@@ -205,15 +205,7 @@ func (m *member) joinGroup() {
 		// rebalancing, whatever the protocol; then an eager member gives up
 		// everything, a cooperative one nothing yet.
 		if k.conf.autoCommit && len(m.owned) > 0 && m.id != "" {
-			if !m.committing {
-				m.committing = true
-				m.sendCommit(func(string) {
-					m.committing = false
-					m.prepareDone()
-					m.ensure()
-					m.k.pump() // fetching resumes (see holdRecords)
-				})
-			}
+			m.joinPrepareCommit()
 			return
 		}
 		m.prepareDone()

@@ -245,10 +245,11 @@ func (m *member) sendCommit(done func(string)) {
 // err makes the consumer look its coordinator up again before it commits
 // or joins next: ConsumerCoordinator.OffsetCommitResponseHandler calls
 // markCoordinatorUnknown for COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR
-// and REQUEST_TIMED_OUT (3.9 and 4.0 alike; COORDINATOR_LOAD_IN_PROGRESS
-// keeps the coordinator and is only retried). A request that fails on
-// the client's side, refused or unanswered, is a DisconnectException,
-// which CoordinatorResponseHandler.onFailure treats the same way.
+// and REQUEST_TIMED_OUT (0.11's coordinatorDead, 2.8, 3.9 and 4.0
+// alike; COORDINATOR_LOAD_IN_PROGRESS keeps the coordinator and is only
+// retried). A request that fails on the client's side, refused or
+// unanswered, is a DisconnectException, which
+// CoordinatorResponseHandler.onFailure treats the same way.
 func commitMarksCoordinatorUnknown(err string) bool {
 	switch err {
 	case "COORDINATOR_NOT_AVAILABLE", "NOT_COORDINATOR", "REQUEST_TIMED_OUT":
