@@ -43,6 +43,7 @@ type member struct {
 	needOffsets map[*Partition]bool // partitions waiting for their committed offset
 	offsetsOut  map[*Partition]bool // those in an OffsetFetch in flight
 	offsetsSent bool
+	fetchEpoch  int // counts forgetOffsetFetches: an OffsetFetch sent before is not used
 	cooperative bool
 	protocols   []string
 	// manual: the consumer called assign() (consumer_manual_assign.go);
@@ -331,6 +332,7 @@ func (m *member) onSync(res syncResult) {
 		return
 	}
 	m.state, m.rejoin, m.prepared = mStable, false, false
+	m.forgetOffsetFetches()
 	// ConsumerCoordinator.onJoinComplete: the auto-commit timer starts
 	// over (nextAutoCommitTimer.updateAndReset).
 	m.nextCommit = k.c.now + k.conf.autoCommitMs

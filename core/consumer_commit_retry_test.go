@@ -133,3 +133,41 @@ expect violations == none
 		t.Fatalf("the pre-rebalance commit never timed out; the test no longer sets up what it tests:\n%s", trace)
 	}
 }
+
+// TestOffsetFetchOfOldGenerationDropped: c's OffsetFetch for t-0 is lost
+// in a split; back, c rejoins (its member expired) and is assigned t-0
+// again. ConsumerCoordinator.fetchCommittedOffsets drops a pending
+// request of another generation and sends a new one, so c starts t-0 at
+// once; it waited for the lost request's request.timeout.ms (30 s).
+func TestOffsetFetchOfOldGenerationDropped(t *testing.T) {
+	trace := traceOf(t, `cluster brokers=3 seed=7 version=3.9 metadata=kraft
+set group.initial.rebalance.delay.ms=0 offsets.topic.num.partitions=1 offsets.topic.replication.factor=3
+topic create t partitions=1 rf=3
+consumer c group=g topics=t auto.commit=false session.timeout.ms=10000
+settle
+net split c | 1,2,3
+wait 15s
+net heal
+wait 20s
+`)
+	var joined, started int64 = -1, -1
+	for _, line := range strings.Split(trace, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		at := parseSeconds(t, f[0])
+		switch {
+		case strings.Contains(line, "c joined generation") && at > 15000 && joined < 0:
+			joined = at
+		case strings.Contains(line, "c starts t-0") && joined >= 0 && started < 0:
+			started = at
+		}
+	}
+	if joined < 0 {
+		t.Fatalf("c did not rejoin after the split; the test no longer sets up what it tests:\n%s", trace)
+	}
+	if started < 0 || started-joined > 1000 {
+		t.Errorf("c joined at %d ms and started t-0 at %d ms, want within a second:\n%s", joined, started, trace)
+	}
+}

@@ -40,7 +40,11 @@ func (m *member) sendOffsetFetch() {
 	for _, p := range parts {
 		m.offsetsOut[p] = true
 	}
+	epoch := m.fetchEpoch
 	retry := func() {
+		if epoch != m.fetchEpoch {
+			return // dropped by forgetOffsetFetches: a newer fetch has them
+		}
 		for _, p := range parts {
 			delete(m.needOffsets, p)
 			delete(m.offsetsOut, p)
@@ -67,6 +71,9 @@ func (m *member) sendOffsetFetch() {
 	k.send(b, "OffsetFetch", func() {
 		b.handleOffsetFetch(offsetFetchReq{group: k.Group, parts: parts, requireStable: c.preset.stableOffsets}, func(res offsetFetchResult) {
 			k.reply(b, "OffsetFetchResponse", func() {
+				if !answered && epoch != m.fetchEpoch {
+					answered = true // a pending request of an older generation: not used
+				}
 				if !answered {
 					answered = true
 					err := res.err
@@ -137,4 +144,21 @@ func (m *member) onOffsetFetch(parts []*Partition, offs map[*Partition]int64, er
 		}
 	}
 	k.pump()
+}
+
+// forgetOffsetFetches drops the OffsetFetch requests in flight when the
+// consumer joins a new generation: ConsumerCoordinator
+// .fetchCommittedOffsets clears a pending request whose generation
+// (generationIfStable) or partitions are not the new one's
+// (PendingCommittedOffsetRequest.sameRequest) and sends another, so the
+// new assignment does not wait for an answer that may never come (a
+// request lost in a network split waits request.timeout.ms), and the old
+// answer is not used. Its failure still marks the coordinator unknown.
+func (m *member) forgetOffsetFetches() {
+	m.fetchEpoch++
+	for p := range m.offsetsOut {
+		delete(m.offsetsOut, p)
+		delete(m.needOffsets, p)
+		delete(m.k.resetting, p)
+	}
 }
