@@ -5,6 +5,16 @@ package core
 // controller allocated (ProducerIdManager; ZK: /latest_producer_id_block,
 // KRaft: AllocateProducerIds). Transactions are not simulated.
 
+// txnDenied is what a transactional id gets, from FindCoordinator (key
+// type 1) and InitProducerId: the simulated brokers act as a Kafka whose
+// authorizer denies every transactional id (KafkaApis.getCoordinator and
+// handleInitProducerIdRequest check DESCRIBE and WRITE on
+// TRANSACTIONAL_ID first). It is fatal to every client, which then fails
+// at once; COORDINATOR_NOT_AVAILABLE, what a missing coordinator
+// answers, is retriable, and a transactional producer (franz-go,
+// librdkafka, sarama) retried it until its own timeout.
+const txnDenied = "TRANSACTIONAL_ID_AUTHORIZATION_FAILED"
+
 // initProducerIDReq is an InitProducerId request. Only idempotent
 // producers are simulated: a transactional id is refused.
 type initProducerIDReq struct {
@@ -22,9 +32,7 @@ type initProducerIDResult struct {
 // producer with no transactional id: a new id at epoch 0.
 func (b *Broker) handleInitProducerId(req initProducerIDReq) initProducerIDResult {
 	if req.transactionalID != "" {
-		// No transaction coordinator: Kafka answers a request it cannot
-		// serve this way when the coordinator is missing.
-		return initProducerIDResult{pid: -1, pepoch: -1, err: "COORDINATOR_NOT_AVAILABLE"}
+		return initProducerIDResult{pid: -1, pepoch: -1, err: txnDenied}
 	}
 	return initProducerIDResult{pid: b.c.md.allocatePID()}
 }

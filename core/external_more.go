@@ -243,6 +243,9 @@ func (b findCoordinatorBody) serve(x *extConns, cn *extConn, done func(*Reply)) 
 
 // find looks one key up (KafkaApis.getCoordinator).
 func (b findCoordinatorBody) find(x *extConns, cn *extConn, key string) (string, int) {
+	if b.r.KeyType == 1 {
+		return txnDenied, -1
+	}
 	if b.r.KeyType != 0 {
 		return "COORDINATOR_NOT_AVAILABLE", -1
 	}

@@ -6,8 +6,11 @@ package kafka
 // partition (abs(hashCode) % 50), as the asked broker's metadata cache has
 // it; the first request creates __consumer_offsets, answered
 // COORDINATOR_NOT_AVAILABLE until its leaders are elected. Transaction
-// coordinators (key type 1) are not simulated; neither are coordinators
-// in the 0.8 preset, where groups live in ZooKeeper.
+// coordinators (key type 1) are not simulated: a transactional id is
+// TRANSACTIONAL_ID_AUTHORIZATION_FAILED, as from a Kafka whose authorizer
+// denies it (KafkaApis.getCoordinator), fatal to clients where a
+// retriable error had them retry until their timeout. Neither are
+// coordinators in the 0.8 preset, where groups live in ZooKeeper.
 //
 // v1-v3 answer with an error message, as Kafka does: Errors.message(),
 // the error's description, and "NONE" on success

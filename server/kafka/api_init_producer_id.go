@@ -6,7 +6,8 @@ package kafka
 //
 // An idempotent producer asks any broker for a producer id, from the
 // block the simulated controller allocated. A transactional id gets
-// COORDINATOR_NOT_AVAILABLE: transactions are not simulated. v3+ may
+// TRANSACTIONAL_ID_AUTHORIZATION_FAILED (as FindCoordinator answers it):
+// transactions are not simulated. v3+ may
 // carry an existing id and epoch to bump (KIP-360); the simulated broker
 // hands out a new id instead, which a producer accepts.
 
