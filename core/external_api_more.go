@@ -116,8 +116,8 @@ type OffsetForLeaderEpochPartitionResponse struct {
 }
 
 // InitProducerIDRequest asks for a producer id. Only idempotent producers
-// are simulated: a transactional id gets TRANSACTIONAL_ID_AUTHORIZATION_FAILED
-// (txnDenied).
+// are simulated: a transactional id gets TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+// as from a Kafka whose authorizer denies it.
 type InitProducerIDRequest struct {
 	TransactionalID string `json:"transactionalId,omitempty"`
 }
@@ -130,8 +130,8 @@ type InitProducerIDResponse struct {
 }
 
 // FindCoordinatorRequest asks which broker coordinates a group (KeyType
-// 0) or a transactional id (1, not simulated: TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
-// txnDenied).
+// 0) or a transactional id (1, not simulated:
+// TRANSACTIONAL_ID_AUTHORIZATION_FAILED).
 // Keys, when set, is FindCoordinator v4+ (KIP-699): several keys of
 // KeyType at once, each looked up as Key would be and answered in the
 // response's Coordinators, in order (KafkaApis.
