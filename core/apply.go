@@ -219,24 +219,7 @@ func (c *Cluster) checkClientName(name string) error {
 // partition state znodes (or records), then LeaderAndIsr to the replicas.
 // Every replica starts in the ISR with the first replica as leader.
 func (c *Cluster) createTopic(x CreateTopic, user bool) error {
-	if err := validTopicName(x.Topic); err != nil {
-		return err
-	}
-	if t := c.topics[x.Topic]; t != nil && t.del != nil {
-		return fmt.Errorf("TOPIC_ALREADY_EXISTS: Topic '%s' is marked for deletion.", x.Topic)
-	} else if t != nil {
-		return fmt.Errorf("TOPIC_ALREADY_EXISTS: Topic '%s' already exists.", x.Topic)
-	}
-	if len(c.topics) >= MaxTopics {
-		return fmt.Errorf("too many topics (limit %d)", MaxTopics)
-	}
-	if x.Partitions < 1 || x.Partitions > MaxPartitions-c.nparts { // (no overflow: both sides bounded)
-		return fmt.Errorf("INVALID_PARTITIONS: partitions=%d (want 1 or more, at most %d in the cluster)", x.Partitions, MaxPartitions)
-	}
-	if x.RF < 1 {
-		return fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor must be larger than 0.")
-	}
-	s, err := c.conf.with(x.Configs, scopeTopic)
+	s, err := c.checkCreateTopic(x)
 	if err != nil {
 		return err
 	}
@@ -252,6 +235,54 @@ func (c *Cluster) createTopic(x CreateTopic, user bool) error {
 	return nil
 }
 
+// checkCreateTopic is createTopic's checks before placement: the name, a
+// topic of that name, the limits, partitions, replication factor and
+// configs; it returns the topic's settings.
+func (c *Cluster) checkCreateTopic(x CreateTopic) (settings, error) {
+	if err := validTopicName(x.Topic); err != nil {
+		// Kafka: Topic.validate's InvalidTopicException, answered
+		// INVALID_TOPIC_EXCEPTION (ReplicationControlManager.
+		// validateNewTopicNames, AdminZkClient.validateTopicCreate).
+		return settings{}, fmt.Errorf("INVALID_TOPIC_EXCEPTION: %w", err)
+	}
+	if t := c.topics[x.Topic]; t != nil && t.del != nil {
+		return settings{}, fmt.Errorf("TOPIC_ALREADY_EXISTS: Topic '%s' is marked for deletion.", x.Topic)
+	} else if t != nil {
+		return settings{}, fmt.Errorf("TOPIC_ALREADY_EXISTS: Topic '%s' already exists.", x.Topic)
+	}
+	if len(c.topics) >= MaxTopics {
+		return settings{}, fmt.Errorf("too many topics (limit %d)", MaxTopics)
+	}
+	if x.Partitions < 1 || x.Partitions > MaxPartitions-c.nparts { // (no overflow: both sides bounded)
+		return settings{}, fmt.Errorf("INVALID_PARTITIONS: partitions=%d (want 1 or more, at most %d in the cluster)", x.Partitions, MaxPartitions)
+	}
+	if x.RF < 1 {
+		return settings{}, fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor must be larger than 0.")
+	}
+	return c.conf.with(x.Configs, scopeTopic)
+}
+
+// ValidateCreateTopic answers whether x would be created, with the error
+// createTopic would give, and changes nothing: CreateTopics with
+// validate_only (KIP-108), which Kafka runs through every check of a real
+// creation, placement included, and then drops the records
+// (ReplicationControlManager.createTopics; ZooKeeper mode:
+// ZkAdminManager.createTopics, which stops before writing the znodes).
+func (c *Cluster) ValidateCreateTopic(x CreateTopic) error {
+	if _, err := c.checkCreateTopic(x); err != nil {
+		return err
+	}
+	if len(x.Assign) > 0 {
+		_, err := c.checkAssign(x)
+		return err
+	}
+	live := c.md.liveIDs()
+	if c.md.kraft && c.preset.placeFenced {
+		return c.checkFencedPlacement(live, x.RF)
+	}
+	return c.checkLivePlacement(live, x.RF)
+}
+
 // placement returns the replica assignment, explicit or by Kafka's placer.
 func (c *Cluster) placement(x CreateTopic) ([][]int, error) {
 	if len(x.Assign) > 0 {
@@ -261,13 +292,34 @@ func (c *Cluster) placement(x CreateTopic) ([][]int, error) {
 	if c.md.kraft && c.preset.placeFenced {
 		return c.placeWithFenced(live, x.Partitions, x.RF, -1, 0)
 	}
-	if x.RF > len(live) {
-		if c.md.kraft {
-			return nil, fmt.Errorf("INVALID_REPLICATION_FACTOR: The target replication factor of %d cannot be reached because only %d broker(s) are registered.", x.RF, len(live))
-		}
-		return nil, fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor: %d larger than available brokers: %d.", x.RF, len(live))
+	if err := c.checkLivePlacement(live, x.RF); err != nil {
+		return nil, err
 	}
 	return placeReplicas(live, c.racks(live), x.Partitions, x.RF, -1, 0, c.rng), nil
+}
+
+// checkLivePlacement is the placer's check that rf live brokers exist
+// (ZooKeeper's AdminUtils, KRaft before placeFenced).
+func (c *Cluster) checkLivePlacement(live []int, rf int) error {
+	if rf <= len(live) {
+		return nil
+	}
+	if c.md.kraft {
+		return fmt.Errorf("INVALID_REPLICATION_FACTOR: The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, len(live))
+	}
+	return fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor: %d larger than available brokers: %d.", rf, len(live))
+}
+
+// checkFencedPlacement is placeWithFenced's checks: rf registered
+// brokers, at least one of them unfenced.
+func (c *Cluster) checkFencedPlacement(live []int, rf int) error {
+	if all := c.md.registeredIDs(); rf > len(all) {
+		return fmt.Errorf("INVALID_REPLICATION_FACTOR: The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, len(all))
+	}
+	if len(live) == 0 {
+		return fmt.Errorf("INVALID_REPLICATION_FACTOR: All brokers are currently fenced.")
+	}
+	return nil
 }
 
 // placeWithFenced is 3.x KRaft placement (StripedReplicaPlacer.place): the
@@ -276,13 +328,10 @@ func (c *Cluster) placement(x CreateTopic) ([][]int, error) {
 // replicas only when the unfenced ones run out, and never the first
 // (leader) place. The ISR starts as the unfenced replicas.
 func (c *Cluster) placeWithFenced(live []int, nParts, rf, start, firstPart int) ([][]int, error) {
+	if err := c.checkFencedPlacement(live, rf); err != nil {
+		return nil, err
+	}
 	all := c.md.registeredIDs()
-	if rf > len(all) {
-		return nil, fmt.Errorf("INVALID_REPLICATION_FACTOR: The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, len(all))
-	}
-	if len(live) == 0 {
-		return nil, fmt.Errorf("INVALID_REPLICATION_FACTOR: All brokers are currently fenced.")
-	}
 	if start >= len(live) {
 		start = 0
 	}

@@ -5,15 +5,23 @@ package kafka
 // Creates topics on the simulated cluster with Kafka's placement and
 // errors (TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS,
 // INVALID_REPLICATION_FACTOR, INVALID_CONFIG...). -1 partitions or
-// replication factor take the broker defaults; an explicit replica
-// assignment is used as given; validate_only (v1+) checks without
-// creating (here: answers as if created when the name is free). In
-// ZooKeeper mode the request must reach the controller (NOT_CONTROLLER
-// otherwise); in KRaft mode any broker forwards it.
+// replication factor take the cluster's num.partitions and
+// default.replication.factor, as the controller's own settings
+// (ReplicationControlManager.createTopic: defaultNumPartitions,
+// defaultReplicationFactor); an explicit replica assignment is used as
+// given. validate_only (v1+) runs every check of a creation, placement
+// included, and creates nothing (core.ValidateCreateTopic). A topic
+// created is answered with its partitions and replication factor (v5+,
+// KIP-525), its configs as DescribeConfigs has them (v5+) and its topic
+// id (v7+, KIP-516); a topic refused with -1 for both, the schema's
+// default (CreatableTopicResult), no configs and no id. In ZooKeeper
+// mode the request must reach the controller (NOT_CONTROLLER otherwise);
+// in KRaft mode any broker forwards it.
 
 import (
 	"context"
 	"sort"
+	"strconv"
 
 	"github.com/kafkasim/kafkasim/core"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -27,52 +35,92 @@ func handleCreateTopics(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		resp := req.ResponseKind().(*kmsg.CreateTopicsResponse)
 		notCtrl := controllerCheck(cx)
 		for _, t := range req.Topics {
-			rt := kmsg.NewCreateTopicsResponseTopic()
-			rt.Topic, rt.NumPartitions, rt.ReplicationFactor = t.Topic, t.NumPartitions, t.ReplicationFactor
-			ct := core.CreateTopic{Topic: t.Topic, Partitions: int(t.NumPartitions), RF: int(t.ReplicationFactor), Configs: map[string]string{}}
-			if ct.Partitions < 0 {
-				ct.Partitions = brokerDefault("num.partitions", 1)
-			}
-			if ct.RF < 0 {
-				ct.RF = brokerDefault("default.replication.factor", 1)
-			}
-			if len(t.ReplicaAssignment) > 0 {
-				sort.Slice(t.ReplicaAssignment, func(i, j int) bool { return t.ReplicaAssignment[i].Partition < t.ReplicaAssignment[j].Partition })
-				for _, a := range t.ReplicaAssignment {
-					ids := make([]int, len(a.Replicas))
-					for i, id := range a.Replicas {
-						ids[i] = int(id)
-					}
-					ct.Assign = append(ct.Assign, ids)
-				}
-				ct.Partitions, ct.RF = len(ct.Assign), len(ct.Assign[0])
-			}
-			for _, c := range t.Configs {
-				if c.Value != nil {
-					ct.Configs[c.Name] = *c.Value
-				}
-			}
-			switch {
-			case notCtrl != 0:
-				rt.ErrorCode = notCtrl
-			case req.ValidateOnly:
-				var exists bool
-				cx.s.backend.Do(context.Background(), func(c *core.Cluster) {
-					for _, tv := range c.Snapshot().Topics {
-						exists = exists || tv.Name == t.Topic
-					}
-				})
-				if exists {
-					rt.ErrorCode = 36 // TOPIC_ALREADY_EXISTS
-				}
-			default:
-				rt.ErrorCode, rt.ErrorMessage = coreError(cx.s.backend.Apply(context.Background(), ct))
-			}
-			if rt.ErrorCode == 0 {
-				rt.NumPartitions, rt.ReplicationFactor = int32(ct.Partitions), int16(ct.RF)
-			}
-			resp.Topics = append(resp.Topics, rt)
+			resp.Topics = append(resp.Topics, createTopic(cx, req, t, notCtrl))
 		}
 		return resp
 	}), nil
+}
+
+// createTopic creates (or, validate_only, checks) one topic and answers it.
+func createTopic(cx *reqCtx, req *kmsg.CreateTopicsRequest, t kmsg.CreateTopicsRequestTopic, notCtrl int16) kmsg.CreateTopicsResponseTopic {
+	rt := kmsg.NewCreateTopicsResponseTopic()
+	rt.Topic = t.Topic
+	ct := createCommand(cx, t)
+	var err error
+	switch {
+	case notCtrl != 0:
+		rt.ErrorCode = notCtrl
+		return rt
+	case req.ValidateOnly:
+		cx.s.backend.Do(context.Background(), func(c *core.Cluster) { err = c.ValidateCreateTopic(ct) })
+	default:
+		err = cx.s.backend.Apply(context.Background(), ct)
+	}
+	if rt.ErrorCode, rt.ErrorMessage = coreError(err); rt.ErrorCode != 0 {
+		return rt
+	}
+	rt.NumPartitions, rt.ReplicationFactor = int32(ct.Partitions), int16(ct.RF)
+	if req.ValidateOnly {
+		return rt
+	}
+	cx.s.backend.Do(context.Background(), func(c *core.Cluster) {
+		if req.Version >= 7 {
+			rt.TopicID, _ = c.TopicID(ct.Topic)
+		}
+		if req.Version >= 5 {
+			es, _ := c.TopicConfigs(ct.Topic)
+			for _, e := range es {
+				rc := kmsg.NewCreateTopicsResponseTopicConfig()
+				v := e.Value
+				rc.Name, rc.Value, rc.ReadOnly = e.Name, &v, e.ReadOnly
+				rc.Source = configSources[e.Source]
+				rt.Configs = append(rt.Configs, rc)
+			}
+		}
+	})
+	return rt
+}
+
+// createCommand is the core command for request topic t, -1 partitions
+// or replication factor taken from the cluster's defaults.
+func createCommand(cx *reqCtx, t kmsg.CreateTopicsRequestTopic) core.CreateTopic {
+	ct := core.CreateTopic{Topic: t.Topic, Partitions: int(t.NumPartitions), RF: int(t.ReplicationFactor), Configs: map[string]string{}}
+	if ct.Partitions < 0 {
+		ct.Partitions = clusterDefault(cx, "num.partitions")
+	}
+	if ct.RF < 0 {
+		ct.RF = clusterDefault(cx, "default.replication.factor")
+	}
+	if len(t.ReplicaAssignment) > 0 {
+		sort.Slice(t.ReplicaAssignment, func(i, j int) bool { return t.ReplicaAssignment[i].Partition < t.ReplicaAssignment[j].Partition })
+		for _, a := range t.ReplicaAssignment {
+			ids := make([]int, len(a.Replicas))
+			for i, id := range a.Replicas {
+				ids[i] = int(id)
+			}
+			ct.Assign = append(ct.Assign, ids)
+		}
+		ct.Partitions, ct.RF = len(ct.Assign), len(ct.Assign[0])
+	}
+	for _, c := range t.Configs {
+		if c.Value != nil {
+			ct.Configs[c.Name] = *c.Value
+		}
+	}
+	return ct
+}
+
+// clusterDefault is broker config name as the asked broker has it (what
+// a `set` gave it, else the preset's default), or the catalog's default.
+func clusterDefault(cx *reqCtx, name string) int {
+	n := brokerDefault(name, 1)
+	cx.s.backend.Do(context.Background(), func(c *core.Cluster) {
+		es, _ := c.BrokerConfigs(cx.broker)
+		for _, e := range es {
+			if v, err := strconv.Atoi(e.Value); err == nil && e.Name == name {
+				n = v
+			}
+		}
+	})
+	return n
 }
