@@ -2,7 +2,10 @@ package kafka
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,9 +24,10 @@ const txnFailFast = 4 * time.Second
 // TestTransactionsRefused: transactions are not simulated, so a
 // transactional producer's FindCoordinator (key type 1) and
 // InitProducerId are TRANSACTIONAL_ID_AUTHORIZATION_FAILED, which
-// franz-go and sarama take as fatal and report at once. With
+// franz-go, sarama and kafkajs take as fatal and report at once. With
 // COORDINATOR_NOT_AVAILABLE franz-go retried until the produce's
-// context ended (30 s here) and sarama for minutes at its defaults.
+// context ended (30 s here), sarama for minutes at its defaults and
+// kafkajs for its retries (about 30 s).
 func TestTransactionsRefused(t *testing.T) {
 	_, addr := served(t, "4.0", core.CreateTopic{Topic: "tx", Partitions: 1, RF: 3})
 	t.Run("franz-go", func(t *testing.T) {
@@ -62,6 +66,29 @@ func TestTransactionsRefused(t *testing.T) {
 		}
 		if took := time.Since(start); !errors.Is(err, sarama.ErrTransactionalIDAuthorizationFailed) || took > txnFailFast {
 			t.Fatalf("sarama transactional producer: %v after %v, want TRANSACTIONAL_ID_AUTHORIZATION_FAILED within %v", err, took, txnFailFast)
+		}
+	})
+	t.Run("kafkajs", func(t *testing.T) {
+		dir := kafkajsDir(t)
+		script, err := filepath.Abs(filepath.Join("testdata", "kafkajs", "txn.js"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := runClient(t, "kafkajs", []string{"NODE_PATH=" + filepath.Join(dir, "node_modules")}, "node", script, strings.Join(addrs(addr, 3), ","))
+		var res struct {
+			Began bool
+			Error string
+			MS    int64
+		}
+		if err := json.Unmarshal([]byte(lastLines(out, 1)), &res); err != nil {
+			t.Fatalf("kafkajs output %q: %v", out, err)
+		}
+		// kafkajs tries each broker for the transaction coordinator,
+		// retrying only COORDINATOR_NOT_AVAILABLE, and reports any other
+		// error as KafkaJSGroupCoordinatorNotFound without the broker's
+		// (Cluster.findGroupCoordinatorMetadata).
+		if took := time.Duration(res.MS) * time.Millisecond; res.Began || res.Error != "KafkaJSGroupCoordinatorNotFound" || took > txnFailFast {
+			t.Fatalf("kafkajs transaction: %+v after %v, want KafkaJSGroupCoordinatorNotFound within %v", res, took, txnFailFast)
 		}
 	})
 }
