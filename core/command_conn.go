@@ -62,6 +62,7 @@ type BrokerRequest struct {
 	Heartbeat            *HeartbeatRequest            `json:"heartbeat,omitempty"`
 	LeaveGroup           *LeaveGroupRequest           `json:"leaveGroup,omitempty"`
 	DeleteTopics         *DeleteTopicsRequest         `json:"deleteTopics,omitempty"`
+	DeleteGroups         *DeleteGroupsRequest         `json:"deleteGroups,omitempty"`
 	Other                *OtherRequest                `json:"other,omitempty"`
 }
 

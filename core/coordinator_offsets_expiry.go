@@ -49,6 +49,14 @@ func (co *coordinator) cleanupGroupMetadata() {
 // backwards, and the checker compares later commits with nothing. With
 // nothing to remove and the group alive it writes nothing.
 func (co *coordinator) removeOffsets(g *group, parts []*Partition) {
+	co.dropOffsets(g, parts, "", nil)
+}
+
+// dropOffsets is removeOffsets; with kill set the group becomes Dead
+// for that reason whatever it has left (DeleteGroups), and then, if set,
+// gets the append's error once the tombstones are written ("" at once
+// when there are none).
+func (co *coordinator) dropOffsets(g *group, parts []*Partition, kill string, then func(string)) {
 	c := co.b.c
 	var recs []log.Record
 	for _, p := range parts {
@@ -57,8 +65,11 @@ func (co *coordinator) removeOffsets(g *group, parts []*Partition) {
 		delete(g.meta, p)
 		recs = append(recs, log.Record{Key: "offset", Value: g.id + "/" + p.Name + "=" + tombstone, HasKey: true})
 	}
-	if g.state == gsEmpty && len(g.offsets) == 0 && len(g.writing) == 0 {
-		g.setState(gsDead, "Empty with no offsets left")
+	if kill != "" || g.state == gsEmpty && len(g.offsets) == 0 && len(g.writing) == 0 {
+		if kill == "" {
+			kill = "Empty with no offsets left"
+		}
+		g.setState(gsDead, kill)
 		g.joinGen++
 		delete(co.groups, g.id)
 		if g.generation > 0 {
@@ -68,6 +79,9 @@ func (co *coordinator) removeOffsets(g *group, parts []*Partition) {
 		}
 	}
 	if len(recs) == 0 {
+		if then != nil {
+			then("")
+		}
 		return
 	}
 	logName := g.p.Name
@@ -78,6 +92,9 @@ func (co *coordinator) removeOffsets(g *group, parts []*Partition) {
 				at = base + int64(i)
 			}
 			c.history.commit(CommitRecord{Group: g.id, Partition: p.Name, Offset: -1, At: c.now, Log: logName, LogOffset: at, Gen: p.Topic.gen})
+		}
+		if then != nil {
+			then(e)
 		}
 	})
 }

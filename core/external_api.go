@@ -238,5 +238,6 @@ type Reply struct {
 	Heartbeat            *GroupErrorResponse           `json:"heartbeat,omitempty"`
 	LeaveGroup           *GroupErrorResponse           `json:"leaveGroup,omitempty"`
 	DeleteTopics         *DeleteTopicsResponse         `json:"deleteTopics,omitempty"`
+	DeleteGroups         *DeleteGroupsResponse         `json:"deleteGroups,omitempty"`
 	Other                *OtherResponse                `json:"other,omitempty"`
 }

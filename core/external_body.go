@@ -39,6 +39,7 @@ func (x BrokerRequest) body() (extBody, error) {
 	add(x.Heartbeat != nil, heartbeatBody{x.Heartbeat})
 	add(x.LeaveGroup != nil, leaveGroupBody{x.LeaveGroup})
 	add(x.DeleteTopics != nil, deleteTopicsBody{x.DeleteTopics})
+	add(x.DeleteGroups != nil, deleteGroupsBody{x.DeleteGroups})
 	add(x.Other != nil, otherBody{x.Other})
 	if len(set) != 1 {
 		return nil, errors.New("want exactly one request body (produce, fetch, metadata, ...)")
@@ -111,6 +112,9 @@ func (x *BrokerRequest) cloneMore() {
 		cp := *d
 		cp.Topics = slices.Clone(d.Topics)
 		x.DeleteTopics = &cp
+	}
+	if d := x.DeleteGroups; d != nil {
+		x.DeleteGroups = &DeleteGroupsRequest{Groups: slices.Clone(d.Groups)}
 	}
 	if o := x.Other; o != nil {
 		cp := *o
