@@ -427,20 +427,11 @@ func (c *Cluster) newPartitions(t *Topic, assign [][]int) []*Partition {
 // alterTopic adds partitions (AdminZkClient.addPartitions: placement
 // continues from partition 0's first replica).
 func (c *Cluster) alterTopic(x AlterTopic) error {
-	t := c.topics[x.Topic]
-	if t == nil {
-		return fmt.Errorf("UNKNOWN_TOPIC_OR_PARTITION: topic %q does not exist", x.Topic)
-	}
-	if t.del != nil {
-		return fmt.Errorf("INVALID_TOPIC_EXCEPTION: The topic %s is queued for deletion.", x.Topic)
+	t, err := c.checkAlterTopic(x)
+	if err != nil {
+		return err
 	}
 	cur := len(t.parts)
-	if x.Partitions <= cur {
-		return fmt.Errorf("INVALID_PARTITIONS: Topic currently has %d partitions, %d would not be an increase.", cur, x.Partitions)
-	}
-	if x.Partitions-cur > MaxPartitions-c.nparts {
-		return fmt.Errorf("INVALID_PARTITIONS: over the limit of %d partitions", MaxPartitions)
-	}
 	rf := len(t.parts[0].replicas)
 	live := c.md.liveIDs()
 	start := sort.SearchInts(live, t.parts[0].replicas[0])
@@ -455,14 +446,61 @@ func (c *Cluster) alterTopic(x AlterTopic) error {
 		}
 		assign = a
 	} else {
-		if rf > len(live) {
-			return fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor: %d larger than available brokers: %d.", rf, len(live))
+		if err := alterRFError(rf, live); err != nil {
+			return err
 		}
 		assign = placeReplicas(live, c.racks(live), x.Partitions-cur, rf, start, cur, c.rng)
 	}
 	c.addPartitions(t, assign)
 	c.emit(Event{Type: EvTopicAlter, Topic: t.Name, Replicas: assign, Detail: fmt.Sprintf("%s now has %d partitions", t.Name, x.Partitions)})
 	return nil
+}
+
+// checkAlterTopic is alterTopic's checks before placement: the topic, its
+// deletion, the count and the limit.
+func (c *Cluster) checkAlterTopic(x AlterTopic) (*Topic, error) {
+	t := c.topics[x.Topic]
+	if t == nil {
+		return nil, fmt.Errorf("UNKNOWN_TOPIC_OR_PARTITION: topic %q does not exist", x.Topic)
+	}
+	if t.del != nil {
+		return nil, fmt.Errorf("INVALID_TOPIC_EXCEPTION: The topic %s is queued for deletion.", x.Topic)
+	}
+	cur := len(t.parts)
+	if x.Partitions <= cur {
+		return nil, fmt.Errorf("INVALID_PARTITIONS: Topic currently has %d partitions, %d would not be an increase.", cur, x.Partitions)
+	}
+	if x.Partitions-cur > MaxPartitions-c.nparts {
+		return nil, fmt.Errorf("INVALID_PARTITIONS: over the limit of %d partitions", MaxPartitions)
+	}
+	return t, nil
+}
+
+// alterRFError is the placer's refusal of new partitions of rf replicas
+// on the live brokers (AdminZkClient.createPartitions), nil if they fit.
+func alterRFError(rf int, live []int) error {
+	if rf > len(live) {
+		return fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor: %d larger than available brokers: %d.", rf, len(live))
+	}
+	return nil
+}
+
+// ValidateAlterTopic answers whether x would be applied, with the error
+// alterTopic would give, and changes nothing: CreatePartitions with
+// validate_only (KIP-195), which Kafka runs through the same checks and
+// placement before dropping the records (QuorumController.createPartitions;
+// ZooKeeper mode: AdminZkClient.createPartitions, which returns before
+// writing the assignment).
+func (c *Cluster) ValidateAlterTopic(x AlterTopic) error {
+	t, err := c.checkAlterTopic(x)
+	if err != nil {
+		return err
+	}
+	rf, live := len(t.parts[0].replicas), c.md.liveIDs()
+	if c.md.kraft && c.preset.placeFenced {
+		return c.checkFencedPlacement(live, rf)
+	}
+	return alterRFError(rf, live)
 }
 
 func (c *Cluster) assign(x Assign) error {

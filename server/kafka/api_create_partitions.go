@@ -6,7 +6,9 @@ package kafka
 // INVALID_PARTITIONS); the new partitions are placed by the cluster's
 // replica placement (explicit assignments are not taken). Consumer groups
 // subscribed to the topic rebalance when their metadata shows the new
-// partitions. In ZooKeeper mode the request must reach the controller.
+// partitions. validate_only (v0+, KIP-195) runs the same checks and
+// creates nothing (core.ValidateAlterTopic). In ZooKeeper mode the
+// request must reach the controller.
 
 import (
 	"context"
@@ -29,6 +31,11 @@ func handleCreatePartitions(cx *reqCtx, r kmsg.Request) (*plan, error) {
 			case notCtrl != 0:
 				rt.ErrorCode = notCtrl
 			case req.ValidateOnly:
+				var err error
+				cx.s.backend.Do(context.Background(), func(c *core.Cluster) {
+					err = c.ValidateAlterTopic(core.AlterTopic{Topic: t.Topic, Partitions: int(t.Count)})
+				})
+				rt.ErrorCode, rt.ErrorMessage = coreError(err)
 			default:
 				rt.ErrorCode, rt.ErrorMessage = coreError(cx.s.backend.Apply(context.Background(), core.AlterTopic{Topic: t.Topic, Partitions: int(t.Count)}))
 			}

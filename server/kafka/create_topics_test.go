@@ -102,3 +102,38 @@ func TestKadmCreateTopics(t *testing.T) {
 		t.Errorf("create again: %v %+v, want TOPIC_ALREADY_EXISTS with -1, -1 and no id", err, again)
 	}
 }
+
+// TestSaramaValidateCreatePartitions: sarama's CreatePartitions with
+// validateOnly gets what the change would (Kafka validates and drops the
+// records: QuorumController.createPartitions) and changes nothing; it was
+// answered success for anything, a count that is no increase and a topic
+// that does not exist included.
+func TestSaramaValidateCreatePartitions(t *testing.T) {
+	b, addr := served(t, "4.0", core.CreateTopic{Topic: "grow", Partitions: 3, RF: 3})
+	cfg := saramaConfig()
+	cfg.Version = sarama.V2_8_0_0
+	adm, err := sarama.NewClusterAdmin(addrs(addr, 3), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer adm.Close()
+	for _, tc := range []struct {
+		topic string
+		count int32
+		want  error
+	}{
+		{"grow", 3, sarama.ErrInvalidPartitions},
+		{"grow", 2, sarama.ErrInvalidPartitions},
+		{"missing", 4, sarama.ErrUnknownTopicOrPartition},
+		{"grow", 5, nil},
+	} {
+		if err := adm.CreatePartitions(tc.topic, tc.count, nil, true); !errors.Is(err, tc.want) {
+			t.Errorf("validate %s to %d partitions: %v, want %v", tc.topic, tc.count, err, tc.want)
+		}
+	}
+	var n int
+	b.Do(context.Background(), func(c *core.Cluster) { n = len(c.Topic("grow").Partitions()) })
+	if n != 3 {
+		t.Fatalf("grow has %d partitions after validate_only, want 3", n)
+	}
+}
