@@ -58,7 +58,12 @@ func (b deleteTopicsBody) check() error {
 // which happens when the controller starts the deletion (UpdateMetadata
 // with LeaderDuringDelete), not when it completes: a deletion waiting for
 // an offline replica is answered without error and goes on. In KRaft the
-// RemoveTopicRecord is the deletion, and the answer follows it.
+// RemoveTopicRecord is the deletion, and the answer follows it. Before
+// 2.1 (KIP-322) delete.topic.enable=false was no error: the topic was
+// marked and the controller dropped the mark, so the answer came at the
+// request's timeout, REQUEST_TIMED_OUT (KAFKA-5975, "No response when
+// deleting topics and delete.topic.enable=false"), or at once without
+// error for a timeout of 0 or less, the topic left as it was.
 func (b deleteTopicsBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	c, br := x.c, cn.broker
 	resp := &DeleteTopicsResponse{Topics: []DeleteTopicResult{}}
@@ -68,6 +73,7 @@ func (b deleteTopicsBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	}
 	var wait []*Topic
 	var waitIdx []int
+	var stuck []int // before KIP-322: deletion disabled, the answer waits out the timeout
 	seen := map[string]bool{}
 	for _, name := range b.r.Topics {
 		if seen[name] {
@@ -80,8 +86,10 @@ func (b deleteTopicsBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 			res.Error, res.Message = "INVALID_REQUEST", "Duplicate topic name."
 		case !c.md.kraft && c.md.controller != br.ID:
 			res.Error = "NOT_CONTROLLER"
-		case !c.md.kraft && !br.knowsTopic(c.topics[name]) && c.bc.deleteTopicEnable:
+		case !c.md.kraft && !br.knowsTopic(c.topics[name]) && (c.bc.deleteTopicEnable || !c.preset.kip322):
 			res.Error, res.Message = "UNKNOWN_TOPIC_OR_PARTITION", "This server does not host this topic-partition."
+		case !c.bc.deleteTopicEnable && !c.preset.kip322:
+			stuck = append(stuck, len(resp.Topics))
 		default:
 			t, err := c.deletable(name)
 			if err != nil {
@@ -96,6 +104,14 @@ func (b deleteTopicsBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 			}
 		}
 		resp.Topics = append(resp.Topics, res)
+	}
+	if len(stuck) > 0 && b.r.TimeoutMs > 0 {
+		// With deletion disabled nothing is waited on but these.
+		for _, i := range stuck {
+			resp.Topics[i].Error = "REQUEST_TIMED_OUT"
+		}
+		br.after(int64(b.r.TimeoutMs), func() { done(&Reply{DeleteTopics: resp}) })
+		return
 	}
 	if len(wait) == 0 {
 		done(&Reply{DeleteTopics: resp})

@@ -74,6 +74,13 @@ type preset struct {
 	// before, every offset expired that long after its commit, whatever
 	// the group's state (GroupMetadata.removeExpiredOffsets, KIP-211).
 	kip211 bool
+	// kip322: 2.1+ answers DeleteTopics with delete.topic.enable=false
+	// TOPIC_DELETION_DISABLED (INVALID_REQUEST below v3) at once (KIP-322,
+	// KAFKA-5975); before, AdminManager.deleteTopics marked the topics,
+	// the controller dropped the marks ("since delete topic is
+	// disabled") and DelayedDeleteTopics answered REQUEST_TIMED_OUT at the
+	// request's timeout (or NONE at once for a timeout of 0 or less).
+	kip322 bool
 	// asyncJoinCommit: 3.3+ ConsumerCoordinator.onJoinPrepare commits
 	// asynchronously and marks an eager member's partitions pending
 	// revocation (KAFKA-14196), so a cooperative member keeps consuming
@@ -221,7 +228,7 @@ var presets = map[string]*preset{
 	},
 	"2.8": {
 		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, hwWaitsAfterAlterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip360: true, stableOffsets: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
+		kip360: true, stableOffsets: true, kip211: true, kip322: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
 		partitioner: "sticky", batchExpiry: "delivery", topicWaitText: true, kraftFenceBumpsEpoch: true,
 		defaults: map[string]string{
 			"acks":               "1",
@@ -232,14 +239,14 @@ var presets = map[string]*preset{
 	"3.9": {
 		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true,
-		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, kip322: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true, runtimeStoreErrors: true, runtimeAppend: true,
-		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, kip322: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{"linger.ms": "5"},
 	},

@@ -12,8 +12,10 @@ package kafka
 // forwards it and the RemoveTopicRecord deletes the topic at once. Errors:
 // UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_ID (v6, an id no topic has),
 // TOPIC_DELETION_DISABLED when delete.topic.enable=false (INVALID_REQUEST
-// below v3, which has no such code), INVALID_REQUEST for a name given
-// twice or a topic named both by name and id, and for __consumer_offsets.
+// below v3, which has no such code; from 2.1, KIP-322: the 0.11 preset
+// answers REQUEST_TIMED_OUT at timeout_ms and keeps the topic, as 0.11's
+// DelayedDeleteTopics did), INVALID_REQUEST for a name given twice or a
+// topic named both by name and id, and for __consumer_offsets.
 
 import (
 	"context"

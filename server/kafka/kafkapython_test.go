@@ -102,3 +102,44 @@ func TestKafkaPythonRebalance(t *testing.T) {
 		t.Fatalf("the group read %d+%d records, want all 30", c1.Seen, c2.Seen)
 	}
 }
+
+// TestKafkaPythonDeleteDisabled: on the 0.11 preset, whose
+// delete.topic.enable is false (true only from 1.0), kafka-python's
+// delete_topics waits out its timeout and gets REQUEST_TIMED_OUT, the
+// topic left in place, as 0.11 answered before KIP-322 gave 2.1
+// TOPIC_DELETION_DISABLED (KAFKA-5975); it got INVALID_REQUEST at once,
+// 2.1's answer below DeleteTopics v3. On 3.9 with deletion disabled by
+// `set` it is TOPIC_DELETION_DISABLED at once, to kafka-python 2.0
+// (DeleteTopics v3 there) an UnknownError: it predates code 73.
+func TestKafkaPythonDeleteDisabled(t *testing.T) {
+	py := python3Kafka(t)
+	script, err := filepath.Abs(filepath.Join("testdata", "kafkapython", "delete_topic.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		version, mode, want string
+		minMS, maxMS        int
+	}{
+		{"0.11", "zk", "RequestTimedOutError", 1500, 10000},
+		{"3.9", "kraft", "UnknownError", 0, 1000},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			b := newWallBackend(t, core.Options{Brokers: 3, Seed: 1, Version: tc.version, Metadata: tc.mode},
+				core.Set{Configs: map[string]string{"delete.topic.enable": "false"}}, core.CreateTopic{Topic: "kept", Partitions: 1, RF: 3})
+			_, addr := startServer(t, b, 3)
+			out := runClient(t, "kafka-python", nil, py, script, strings.Join(addrs(addr, 3), ","), "kept", "1500")
+			var res struct {
+				Error  string
+				MS     int
+				Listed bool
+			}
+			if err := json.Unmarshal([]byte(lastLines(out, 1)), &res); err != nil {
+				t.Fatalf("kafka-python output %q: %v", out, err)
+			}
+			if res.Error != tc.want || res.MS < tc.minMS || res.MS > tc.maxMS || !res.Listed {
+				t.Fatalf("delete_topics: %+v, want %s after %d-%d ms and the topic kept", res, tc.want, tc.minMS, tc.maxMS)
+			}
+		})
+	}
+}

@@ -208,9 +208,10 @@ func TestDeleteTopicWaitsForBroker(t *testing.T) {
 }
 
 // TestDeleteTopicsDisabled: with delete.topic.enable=false (the default
-// of the 0.11 preset, or set) DeleteTopics is refused:
+// of the 0.11 preset, or set) DeleteTopics is refused from 2.1 (KIP-322):
 // TOPIC_DELETION_DISABLED from v3, INVALID_REQUEST before (no such code
-// then).
+// then). 0.11 had no refusal: the answer waited out the timeout,
+// REQUEST_TIMED_OUT (KAFKA-5975). The topic stays either way.
 func TestDeleteTopicsDisabled(t *testing.T) {
 	for _, tc := range []struct {
 		version string
@@ -218,7 +219,7 @@ func TestDeleteTopicsDisabled(t *testing.T) {
 		v       int16 // DeleteTopics version
 		want    int16
 	}{
-		{"0.11", false, 1, kerr.InvalidRequest.Code}, // 0.11's default; v1 has no TOPIC_DELETION_DISABLED
+		{"0.11", false, 1, kerr.RequestTimedOut.Code}, // 0.11's default, before KIP-322
 		{"3.9", true, 2, kerr.InvalidRequest.Code},
 		{"3.9", true, 5, kerr.TopicDeletionDisabled.Code},
 	} {
