@@ -71,6 +71,8 @@ func (e *Event) Text() string {
 		return fmt.Sprintf("%s@%d flushed to %d (%s)", e.Partition, e.Broker, e.Offset, e.Detail)
 	case EvRetention:
 		return fmt.Sprintf("%s@%d %s", e.Partition, e.Broker, e.Detail)
+	case EvLogStart:
+		return fmt.Sprintf("%s@%d log start %d (leader %d's log start offset)", e.Partition, e.Broker, e.Offset, e.Leader)
 	case EvZK:
 		return "zk " + e.Detail
 	case EvConn:

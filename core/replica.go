@@ -231,17 +231,45 @@ func (r *Replica) writeback() {
 // (config.delete), so the brokers' log.retention.* never delete a group's
 // records or offsets. Compaction is not modelled: its log keeps everything,
 // which replays to the same groups.
+//
+// Before both, deleteLogStartOffsetBreachedSegments (whatever the policy)
+// deletes the segments wholly below a log start offset that moved without
+// them: a follower's, taken from its leader's Fetch response
+// (followLogStart).
 func (r *Replica) retention() {
+	now := r.b.c.now
+	for _, s := range r.log.DeleteBelowStart(now, r.hw) {
+		r.b.c.emit(Event{Type: EvRetention, Partition: r.p.Name, Broker: r.b.ID, Offset: r.log.StartOffset(),
+			Detail: fmt.Sprintf("deleted %s (below log start offset %d)", s.File, r.log.StartOffset())})
+	}
 	if r.p.Topic.Name == offsetsTopic {
 		return
 	}
-	deleted := r.log.ApplyRetention(r.b.c.now, r.hw)
+	deleted := r.log.ApplyRetention(now, r.hw)
 	if len(deleted) > 0 {
 		r.epochs.TruncateFromStart(r.log.StartOffset())
 	}
 	for _, s := range deleted {
 		r.b.c.emit(Event{Type: EvRetention, Partition: r.p.Name, Broker: r.b.ID, Offset: r.log.StartOffset(), Detail: "retention deleted " + s.File})
 	}
+}
+
+// followLogStart is the last step of ReplicaFetcherThread.processPartitionData
+// (KIP-107, 0.11+): after appending and taking the leader's high watermark,
+// the follower calls maybeIncrementLogStartOffset(leaderLogStartOffset,
+// LeaderOffsetIncremented), so its log start is never below the leader's
+// for longer than one fetch; its leader epoch cache is truncated from the
+// start as for retention, and the segments below wait for its next
+// retention check (DeleteBelowStart). Without it a follower kept the
+// records its leader's retention had deleted until its own retention ran
+// (each broker checks on its own schedule), and if it became leader
+// meanwhile a consumer resetting to earliest read them back.
+func (r *Replica) followLogStart(leader int, logStart int64) {
+	if !r.log.IncrementStartOffset(logStart, r.hw) {
+		return
+	}
+	r.epochs.TruncateFromStart(logStart)
+	r.b.c.emit(Event{Type: EvLogStart, Partition: r.p.Name, Broker: r.b.ID, Leader: leader, Offset: logStart})
 }
 
 // setHW moves the replica's high watermark and reports it.

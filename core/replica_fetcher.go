@@ -171,6 +171,9 @@ func (b *Broker) onFetchResponse(leader int, parts []fetchPart, res []fetchResul
 			}
 		}
 		r.setHW(min(fr.hw, r.log.LEO()))
+		if b.c.preset.kip107 {
+			r.followLogStart(leader, fr.logStart)
+		}
 	}
 	if backoff {
 		if f := b.fetchers[leader]; f != nil {

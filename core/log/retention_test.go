@@ -97,3 +97,54 @@ func TestRetentionUnlimited(t *testing.T) {
 		t.Fatalf("unlimited retention deleted %d", len(del))
 	}
 }
+
+// TestIncrementStartOffset: a follower's log start moves up to the
+// leader's (UnifiedLog.maybeIncrementLogStartOffset), never down nor above
+// the high watermark, and a read below it is out of range before any
+// segment is deleted.
+func TestIncrementStartOffset(t *testing.T) {
+	l := retLog(t, func(c *Config) { c.RetentionMs = -1; c.RetentionBytes = -1 })
+	if l.IncrementStartOffset(8, 7) {
+		t.Fatalf("moved above the high watermark")
+	}
+	if !l.IncrementStartOffset(4, 10) || l.StartOffset() != 4 {
+		t.Fatalf("start %d, want 4", l.StartOffset())
+	}
+	if l.IncrementStartOffset(2, 10) || l.StartOffset() != 4 {
+		t.Fatalf("start moved down to %d", l.StartOffset())
+	}
+	if l.SegmentCount() != 4 {
+		t.Fatalf("segments %d, want all 4 kept until DeleteBelowStart", l.SegmentCount())
+	}
+	if _, err := l.Read(3, 100, 10); !errors.Is(err, ErrOffsetOutOfRange) {
+		t.Fatalf("read below the new start: %v", err)
+	}
+}
+
+// TestDeleteBelowStart: deleteLogStartOffsetBreachedSegments deletes each
+// segment whose next one starts at or below the log start, however long
+// retention is, and never the last; the high watermark still bounds it.
+func TestDeleteBelowStart(t *testing.T) {
+	tests := []struct {
+		name    string
+		start   int64
+		hw      int64
+		wantDel []int64
+	}{
+		{"inside the first segment", 2, 10, nil},
+		{"at the second segment's base", 3, 10, []int64{0}},
+		{"inside the third", 7, 10, []int64{0, 3}},
+		{"at LEO keeps the last", 10, 10, []int64{0, 3, 6}},
+	}
+	for _, tc := range tests {
+		l := retLog(t, func(c *Config) { c.RetentionMs = -1; c.RetentionBytes = -1 })
+		l.IncrementStartOffset(tc.start, 10)
+		var bases []int64
+		for _, s := range l.DeleteBelowStart(1e9, tc.hw) {
+			bases = append(bases, s.BaseOffset)
+		}
+		if !eqInts(bases, tc.wantDel) || l.StartOffset() != tc.start {
+			t.Errorf("%s: deleted %v start %d, want %v %d", tc.name, bases, l.StartOffset(), tc.wantDel, tc.start)
+		}
+	}
+}
