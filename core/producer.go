@@ -44,6 +44,7 @@ type Producer struct {
 	queues  map[*Partition]*pqueue
 	qorder  []*pqueue
 	waiting []precord   // records whose topic's metadata is not known yet, in send order
+	filled  bool        // an append filled a batch or closed one (RecordAppendResult.batchIsFull)
 	waitDue int64       // when the first of them times out (expireWaiting is set for it); 0: none set
 	inflt   map[int]int // in-flight requests per broker
 	reqs    map[int]*preq
@@ -201,6 +202,7 @@ func (p *Producer) send(cmd Produce) error {
 	// A run of records bound for one partition (an explicit one, or keyless
 	// with a sticky partitioner) lets a new batch be sized for them at once.
 	runs := part >= 0 || !hasKey && p.conf.partitioner != "roundrobin"
+	p.filled = false
 	var values []string // the next values of a counted send, values[next:]
 	next := 0
 	for i := 1; i <= n; i++ {
@@ -225,7 +227,11 @@ func (p *Producer) send(cmd Produce) error {
 		c.emit(Event{Type: EvProduce, Producer: p.Name, Topic: cmd.Topic, Detail: fmt.Sprintf("send() %d record(s)", n)})
 	}
 	p.meta.want(cmd.Topic)
-	if p.conf.lingerMs == 0 {
+	// KafkaProducer.doSend wakes the Sender when an append filled a batch
+	// (batchIsFull: the batch has no room left, or a newer batch follows
+	// it), linger.ms or not, and the Sender sends it at once. A full batch
+	// used to wait for linger.ms all the same.
+	if p.conf.lingerMs == 0 || p.filled {
 		p.drain()
 	}
 	return nil

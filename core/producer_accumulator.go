@@ -66,7 +66,16 @@ func (q *pqueue) numbered() bool {
 }
 
 // recordSize approximates a record's bytes in a v2 batch.
-func recordSize(r log.Record) int { return len(r.Key) + len(r.Value) + 8 }
+// appendSize is how much r grows batch b's estimated size
+// (MemoryRecordsBuilder.estimatedBytesWritten): DefaultRecord.sizeInBytes at
+// the next offset delta, plus the 61-byte batch header when r starts a new
+// batch (b nil). The producer's records have timestamp delta 0.
+func appendSize(b *pbatch, r *log.Record) int {
+	if b == nil {
+		return log.BatchOverhead + log.RecordSize(r, 0)
+	}
+	return log.RecordSize(r, int32(len(b.recs)))
+}
 
 func (q *pqueue) last() *pbatch {
 	if len(q.batches) == 0 {
@@ -85,21 +94,31 @@ func (p *Producer) queue(part *Partition) *pqueue {
 	return q
 }
 
-// accumulate is RecordAccumulator.append. more (>= 1) is how many records
-// of the current send, this one included, are expected to follow it into
+// accumulate is RecordAccumulator.append and returns the bytes the record
+// added (RecordAppendResult.appendedBytes: with the batch header when it
+// started a batch). A batch takes a record while its estimated size (the
+// 61-byte header and every record's DefaultRecord.sizeInBytes) plus the
+// record stays within batch.size, and always its first record
+// (MemoryRecordsBuilder.hasRoomFor). more (>= 1) is how many records of
+// the current send, this one included, are expected to follow it into
 // the same partition: a new batch makes room for as many of them as
 // batch.size allows, instead of growing record by record.
-func (p *Producer) accumulate(part *Partition, pr *precord, more int) {
+func (p *Producer) accumulate(part *Partition, pr *precord, more int) int {
 	q := p.queue(part)
 	p.c.history.setPartition(pr.id, part)
-	size := recordSize(pr.rec)
 	b := q.last()
+	size := 0
+	if b != nil {
+		size = appendSize(b, &pr.rec)
+	}
 	if b == nil || b.closed || b.attempts > 0 || len(b.recs) > 0 && b.bytes+size > p.conf.batchSize {
 		if b != nil {
 			b.closed = true
+			p.filled = true
 		}
 		q.made++
 		b = &pbatch{q: q, created: p.c.now, seq: -1, order: q.made}
+		size = appendSize(nil, &pr.rec)
 		if more > 1 {
 			b.recs = make([]log.Record, 0, min(more, p.conf.batchSize/size+1))
 		}
@@ -117,6 +136,10 @@ func (p *Producer) accumulate(part *Partition, pr *precord, more int) {
 	}
 	b.bytes += size
 	b.lastAppend = p.c.now
+	if b.bytes >= p.conf.batchSize {
+		p.filled = true // MemoryRecordsBuilder.isFull
+	}
+	return size
 }
 
 // onMetadata places records that were waiting for their topic, then drains.

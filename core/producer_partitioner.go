@@ -49,9 +49,9 @@ func (p *Producer) place(d *dest, pr *precord, more int) {
 		p.wait(pr)
 		return
 	}
-	p.accumulate(d.t.parts[part], pr, more)
+	appended := p.accumulate(d.t.parts[part], pr, more)
 	if pr.partition < 0 && !pr.rec.HasKey && p.conf.partitioner == "uniform" {
-		p.uniformAppended(d, part, recordSize(pr.rec))
+		p.uniformAppended(d, part, appended)
 	}
 }
 
@@ -87,12 +87,16 @@ func (p *Producer) partition(d *dest, pr *precord) int {
 // (StickyPartitionCache.nextPartition@3.2).
 func (p *Producer) stickyPartition(d *dest, pr *precord) int {
 	st, t, n := d.st, d.t, d.n
-	size := recordSize(pr.rec)
+	size := appendSize(nil, &pr.rec)
 	if st.sticky >= 0 && st.sticky < n {
 		switchNow := false
 		if q := p.queues[t.parts[st.sticky]]; q != nil {
 			last := q.last()
-			switchNow = last == nil || last.closed || last.bytes+size > p.conf.batchSize && len(last.recs) > 0
+			switchNow = last == nil || last.closed
+			if !switchNow {
+				size = appendSize(last, &pr.rec)
+				switchNow = last.bytes+size > p.conf.batchSize && len(last.recs) > 0
+			}
 		}
 		if !switchNow {
 			st.stickyBytes += size

@@ -142,6 +142,15 @@ func (b *Batch) Size() int {
 	return int(b.size)
 }
 
+// BatchOverhead is a v2 RecordBatch header's size, 61 bytes
+// (DefaultRecordBatch.RECORD_BATCH_OVERHEAD): MemoryRecordsBuilder counts
+// it in a batch's estimated size from the first record on.
+const BatchOverhead = batchHeaderBytes
+
+// RecordSize is DefaultRecord.sizeInBytes for r at offsetDelta in its batch:
+// what MemoryRecordsBuilder.hasRoomFor adds to the batch's estimated size.
+func RecordSize(r *Record, offsetDelta int32) int { return recordSize(r, offsetDelta) }
+
 // recordSize is DefaultRecord.sizeInBytes.
 func recordSize(r *Record, offsetDelta int32) int {
 	body := 1 + varlongSize(r.TimestampDelta) + varintSize(offsetDelta) // attributes, timestampDelta, offsetDelta
