@@ -22,6 +22,9 @@ type conns struct {
 	onReady func()
 	onDown  func() // a failed connection triggers a metadata refresh
 	alive   func() bool
+	// apiTimeout, if > 0, is the client's request.timeout.ms for the
+	// ApiVersions request a new connection starts with (see probe).
+	apiTimeout int64
 }
 
 type connState struct {
@@ -94,7 +97,23 @@ func (cs *conns) probe(id int, s *connState) {
 			}
 		}
 	}
-	cs.c.net.send(cs.from, b.node, "Connect", func() {
+	established := false
+	// A paused broker's kernel completes the TCP handshake: the
+	// connection leaves CONNECTING (ClusterConnectionStates
+	// .checkingApiVersions drops it from the setup timeout) and its
+	// ApiVersions request, held by the paused process, times out after
+	// request.timeout.ms like any request (NetworkClient
+	// .handleTimedOutRequests). Without this a reconnect to a paused
+	// leader waited socket.connection.setup.timeout.ms (10 s) whatever
+	// request.timeout.ms said.
+	accepted := func() {
+		if cs.apiTimeout <= 0 || !cs.alive() || !s.probing || s.seq != seq {
+			return
+		}
+		established = true
+		cs.c.after(cs.apiTimeout, fail("request timed out (ApiVersions)"))
+	}
+	cs.c.net.sendConnect(cs.from, b.node, func() {
 		cs.c.net.send(b.node, cs.from, "Connected", func() {
 			if !cs.alive() || !s.probing || s.seq != seq {
 				return
@@ -103,6 +122,11 @@ func (cs *conns) probe(id int, s *connState) {
 			cs.c.emit(Event{Type: EvConn, From: cs.owner, Broker: id, State: ConnConnected, Detail: fmt.Sprintf("%s connected to broker %d", cs.owner, id)})
 			cs.onReady()
 		}, nil)
-	}, fail("connection refused"))
-	cs.c.after(connectTimeoutMs, fail("connection timed out"))
+	}, fail("connection refused"), accepted)
+	timedOut := fail("connection timed out")
+	cs.c.after(connectTimeoutMs, func() {
+		if !established {
+			timedOut()
+		}
+	})
 }

@@ -36,7 +36,11 @@ type message struct {
 	dropped   string // why it will be dropped, decided at send time
 	deliver   func()
 	refused   func() // run at the sender if the receiver's process is dead (TCP reset)
-	outside   bool   // an outside observer's (Event.Outside)
+	// accepted, for a connect, runs back at the sender when a paused
+	// receiver's kernel completes the handshake (the connect itself waits
+	// in the listen backlog until the process resumes).
+	accepted func()
+	outside  bool // an outside observer's (Event.Outside)
 }
 
 // network holds the hosts, links and the current split.
@@ -100,10 +104,20 @@ func (n *network) send(from, to *node, kind string, deliver, refused func()) {
 	n.sendLabelled(from, to, kind, "", "", deliver, refused)
 }
 
+// sendConnect is send for a client's TCP connect: accepted runs back at
+// the client if the receiver is paused (see message.accepted).
+func (n *network) sendConnect(from, to *node, deliver, refused, accepted func()) {
+	n.sendMsg(from, to, "Connect", "", "", deliver, refused, accepted)
+}
+
 // sendLabelled is send for an outside client's message: its msg.send
 // event also names the connection and carries the label the protocol
 // layer gave the request (API, version, client software).
 func (n *network) sendLabelled(from, to *node, kind, conn, label string, deliver, refused func()) {
+	n.sendMsg(from, to, kind, conn, label, deliver, refused, nil)
+}
+
+func (n *network) sendMsg(from, to *node, kind, conn, label string, deliver, refused, accepted func()) {
 	c := n.c
 	l := n.link(from, to)
 	lat := n.latency(from, to, l)
@@ -116,7 +130,7 @@ func (n *network) sendLabelled(from, to *node, kind, conn, label string, deliver
 	}
 	l.lastDeliver = at
 	n.seq++
-	m := &message{id: n.seq, from: from, to: to, kind: kind, sentAt: c.now, deliverAt: at, deliver: deliver, refused: refused}
+	m := &message{id: n.seq, from: from, to: to, kind: kind, sentAt: c.now, deliverAt: at, deliver: deliver, refused: refused, accepted: accepted}
 	switch {
 	case l.dropAll:
 		m.dropped = "dropped (net drop)"
@@ -160,6 +174,10 @@ func (n *network) arrive(m *message) {
 		}
 		n.drop(m, "lost (broker down)")
 	case m.to.broker != nil && m.to.broker.state == statePaused:
+		if m.accepted != nil && !n.cut(m.to, m.from) {
+			back := n.latency(m.to, m.from, n.link(m.to, m.from))
+			c.after(back, m.accepted)
+		}
 		m.to.broker.hold(m)
 	default:
 		m.deliver()

@@ -82,6 +82,7 @@ func (c *Cluster) newProducer(cmd NewProducer) error {
 	p.node = c.net.add(cmd.Name, nil)
 	p.meta = newMetaView(c, p.node, s, p.drain, func() bool { return true })
 	p.conns = newConns(c, p.Name, p.node, p.drain, p.meta.refresh, func() bool { return true })
+	p.conns.apiTimeout = p.conf.requestTimeout
 	c.producers[cmd.Name] = p
 	c.clients = append(c.clients, p)
 	return nil
