@@ -30,9 +30,10 @@ type Broker struct {
 	Rack        string
 	node        *node
 	state       brokerState
-	incarnation int // bumped on every crash; stale timers and replies check it
-	periodGen   int // generation of the periodic tasks
-	hbGen       int // generation of the heartbeat schedule
+	incarnation int   // bumped on every crash; stale timers and replies check it
+	startedAt   int64 // when the process last started (LogManager.startup: its tasks' schedule)
+	periodGen   int   // generation of the periodic tasks
+	hbGen       int   // generation of the heartbeat schedule
 
 	replicas     map[*Partition]*Replica // on disk
 	hwCheckpoint map[*Partition]int64    // replication-offset-checkpoint (on disk)
@@ -90,6 +91,7 @@ func (b *Broker) start() {
 		b.register()
 	}
 	b.heartbeat()
+	b.startedAt = b.c.now
 	b.startPeriodic()
 }
 
@@ -161,7 +163,7 @@ func (b *Broker) startPeriodic() {
 	b.every(b.isrCheckPeriod, b.checkISR)
 	b.every(func() int64 { return bc.hwCheckpointMs }, b.checkpointHW)
 	b.every(func() int64 { return bc.writebackMs }, b.writeback)
-	b.every(func() int64 { return bc.retentionCheckMs }, b.retention)
+	b.everyAfter(b.startedAt+bc.initialTaskDelayMs, func() int64 { return bc.retentionCheckMs }, b.retention)
 	b.every(func() int64 { return bc.offsetsCheckMs }, func() { b.groups.cleanupGroupMetadata() })
 }
 
@@ -178,6 +180,31 @@ func (b *Broker) every(d func() int64, fn func()) {
 		b.after(d(), tick)
 	}
 	b.after(d(), tick)
+}
+
+// everyAfter runs fn first at first, then every d() ms while the process
+// lives and its periodic generation is current, as LogManager.startup
+// schedules "kafka-log-retention" (delay initialTaskDelayMs, period
+// log.retention.check.interval.ms). Restarted by `set` later, it keeps
+// that schedule's phase: it next runs at the first first+k*d() not before
+// now. Without the initial delay a broker checked retention only one
+// interval after it started: 5 min by default where Kafka checks at 30 s.
+func (b *Broker) everyAfter(first int64, d func() int64, fn func()) {
+	now := b.c.now
+	if first < now {
+		p := d()
+		first += (now - first + p - 1) / p * p
+	}
+	gen := b.periodGen
+	var tick func()
+	tick = func() {
+		if b.periodGen != gen {
+			return
+		}
+		fn()
+		b.after(d(), tick)
+	}
+	b.after(first-now, tick)
 }
 
 // hold queues a message that reached the broker while it was paused.

@@ -10,6 +10,7 @@ type brokerConf struct {
 	fetchMaxBytes      int
 	hwCheckpointMs     int64
 	retentionCheckMs   int64
+	initialTaskDelayMs int64 // LogManager's InitialTaskDelayMs: retention's first check after start (30 s)
 	autoRebalance      bool
 	imbalanceCheckMs   int64
 	imbalancePct       int64
@@ -44,6 +45,7 @@ func newBrokerConf(s settings) brokerConf {
 		fetchMaxBytes:      int(s.int("replica.fetch.max.bytes")),
 		hwCheckpointMs:     s.int("replica.high.watermark.checkpoint.interval.ms"),
 		retentionCheckMs:   s.int("log.retention.check.interval.ms"),
+		initialTaskDelayMs: s.int("log.initial.task.delay.ms"),
 		autoRebalance:      s.bool("auto.leader.rebalance.enable"),
 		imbalanceCheckMs:   s.int("leader.imbalance.check.interval.seconds") * 1000,
 		imbalancePct:       s.int("leader.imbalance.per.broker.percentage"),

@@ -122,6 +122,7 @@ var knobs = map[string]knob{
 	"replica.fetch.max.bytes":                       {scopeBroker, "1048576", bytesCfg},
 	"replica.high.watermark.checkpoint.interval.ms": {scopeBroker, "5000", intIn(1, math.MaxInt32)},
 	"log.retention.check.interval.ms":               {scopeBroker, "300000", intIn(1, math.MaxInt32)},
+	"log.initial.task.delay.ms":                     {scopeBroker, "30000", intIn(0, math.MaxInt32)},
 	"auto.leader.rebalance.enable":                  {scopeBroker, "true", isBool},
 	"leader.imbalance.check.interval.seconds":       {scopeBroker, "300", intIn(1, math.MaxInt32)},
 	"leader.imbalance.per.broker.percentage":        {scopeBroker, "10", intIn(0, 100)},

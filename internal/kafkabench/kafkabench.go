@@ -22,10 +22,12 @@ import (
 
 // Script is the served cluster: what `kafkasim serve --scenario` runs
 // for the benchmarks. The topic's logs are bounded by retention (10 MB a
-// partition, in 1 MB segments), checked every second instead of Kafka's
-// 5 minutes so that a run of a few seconds shows the bound.
+// partition, in 1 MB segments), checked every second from the start
+// instead of Kafka's 5 minutes after a first check at 30 s
+// (log.initial.task.delay.ms) so that a run of a few seconds shows the
+// bound.
 const Script = `cluster brokers=3 seed=1 version=3.9 metadata=kraft
-set log.retention.check.interval.ms=1000
+set log.retention.check.interval.ms=1000 log.initial.task.delay.ms=0
 topic create b partitions=6 rf=3 retention.bytes=10000000 segment.bytes=1000000
 `
 

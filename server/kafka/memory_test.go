@@ -67,7 +67,7 @@ func TestMemoryBoundedByRetention(t *testing.T) {
 		t.Skip("writes 40 MB")
 	}
 	m := newManualRoom(t, `cluster brokers=3 seed=1 version=3.9 metadata=kraft
-set log.retention.check.interval.ms=100
+set log.retention.check.interval.ms=100 log.initial.task.delay.ms=0
 topic create m partitions=1 rf=3 retention.bytes=300000 segment.bytes=100000
 `)
 	leader := 0
