@@ -18,11 +18,6 @@ type preset struct {
 	// leaderEpochs: KIP-101 (0.11+) epoch-based truncation; otherwise a
 	// new follower truncates to its own high watermark (ReplicaManager.makeFollowers@0.10.2).
 	leaderEpochs bool
-	// kip107: 0.11+ Fetch responses carry the leader's log_start_offset and
-	// a follower moves its own log start up to it (KIP-107,
-	// ReplicaFetcherThread.processPartitionData); before, each replica's
-	// log start moved only by its own retention.
-	kip107 bool
 	// lagMessages: 0.8's replica.lag.max.messages ISR rule and its
 	// "stuck follower" meaning of replica.lag.time.max.ms (removed 0.9, KAFKA-1546).
 	lagMessages bool
@@ -216,7 +211,7 @@ var presets = map[string]*preset{
 		},
 	},
 	"0.11": {
-		name: "0.11", zk: true, defaultMeta: "zk", leaderEpochs: true, kip107: true, idempotence: true,
+		name: "0.11", zk: true, defaultMeta: "zk", leaderEpochs: true, idempotence: true,
 		maxInFlightIdem: 1, partitioner: "roundrobin", batchExpiry: "request",
 		defaults: map[string]string{
 			"replica.lag.time.max.ms":        "10000",
@@ -232,7 +227,7 @@ var presets = map[string]*preset{
 		},
 	},
 	"2.8": {
-		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, kip107: true, alterIsr: true, hwWaitsAfterAlterIsr: true, brokerEpochs: true, clientEpochs: true,
+		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, hwWaitsAfterAlterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip360: true, stableOffsets: true, kip211: true, kip322: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
 		partitioner: "sticky", batchExpiry: "delivery", topicWaitText: true, kraftFenceBumpsEpoch: true,
 		defaults: map[string]string{
@@ -242,14 +237,14 @@ var presets = map[string]*preset{
 		},
 	},
 	"3.9": {
-		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, kip107: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
+		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, kip322: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{},
 	},
 	"4.0": {
-		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, kip107: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
+		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true, runtimeStoreErrors: true, runtimeAppend: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, kip322: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
@@ -281,3 +276,10 @@ func lookupPreset(version, meta string) (*preset, string, error) {
 	}
 	return p, meta, nil
 }
+
+// kip107 reports whether Fetch responses carry the leader's
+// log_start_offset and a follower moves its own log start up to it
+// (KIP-107, ReplicaFetcherThread.processPartitionData); before, each
+// replica's log start moved only by its own retention. KIP-107 came in
+// 0.11 with KIP-101's leader epochs, so it is the same presets.
+func (p *preset) kip107() bool { return p.leaderEpochs }

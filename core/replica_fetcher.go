@@ -171,7 +171,7 @@ func (b *Broker) onFetchResponse(leader int, parts []fetchPart, res []fetchResul
 			}
 		}
 		r.setHW(min(fr.hw, r.log.LEO()))
-		if b.c.preset.kip107 {
+		if b.c.preset.kip107() {
 			r.followLogStart(leader, fr.logStart)
 		}
 	}
