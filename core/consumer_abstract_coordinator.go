@@ -204,8 +204,10 @@ func (m *member) joinGroup() {
 	if !m.prepared {
 		// ConsumerCoordinator.onJoinPrepare: commit (auto-commit) before
 		// rebalancing, whatever the protocol; then an eager member gives up
-		// everything, a cooperative one nothing yet.
-		if k.conf.autoCommit && len(m.owned) > 0 && m.id != "" {
+		// everything, a cooperative one nothing yet. A member whose
+		// generation was reset (reset) may commit nothing: its
+		// sendOffsetCommitRequest fails locally (generationIfStable).
+		if k.conf.autoCommit && len(m.owned) > 0 && m.state == mStable {
 			m.joinPrepareCommit()
 			return
 		}
@@ -356,13 +358,16 @@ func (m *member) onSync(res syncResult) {
 	k.pump()
 }
 
-// reset forgets the membership after UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION:
-// the partitions are lost (no commit) and the consumer joins afresh.
+// reset forgets the membership after UNKNOWN_MEMBER_ID /
+// ILLEGAL_GENERATION or a poll timeout (AbstractCoordinator
+// .resetStateAndRejoin: state UNJOINED, NO_GENERATION, needsJoinPrepare).
+// The partitions stay assigned until the next join's onJoinPrepare
+// declares them lost (joinGroup): for poll=manual, the next poll. Until
+// then a commitSync fails without being sent (commitSync).
 func (m *member) reset(why string) {
 	m.info(fmt.Sprintf("%s must rejoin: %s", m.k.Name, why), why)
 	m.id, m.generation = "", -1
 	m.state, m.rejoin, m.prepared, m.inflight = mUnjoined, true, false, false
-	m.revokeAll("partitions lost")
 }
 
 // startHeartbeats runs the heartbeat thread once.

@@ -56,8 +56,15 @@ func (m *member) assign(members []assign.Member) map[string][]*Partition {
 }
 
 // prepareDone ends onJoinPrepare: eager protocols revoke every partition.
+// A member whose generation was reset (member.reset) loses them all,
+// whatever the protocol: ConsumerCoordinator.onJoinPrepare calls
+// onPartitionsLost when the generation or member id is NO_GENERATION's,
+// so at the next poll, not when the heartbeat thread heard the error.
 func (m *member) prepareDone() {
-	if !m.cooperative {
+	switch {
+	case m.generation < 0:
+		m.revokeAll("partitions lost")
+	case !m.cooperative:
 		m.revokeAll("rebalance")
 	}
 	m.prepared = true
@@ -145,6 +152,10 @@ func (m *member) commitSync() (*op, error) {
 			k.after(k.conf.backoff, attempt)
 			return
 		}
+		if err := m.notInGroup(); err != "" {
+			result = &err
+			return
+		}
 		m.sendCommit(func(err string) {
 			if over {
 				return
@@ -169,6 +180,8 @@ func (m *member) commitSync() (*op, error) {
 				return fmt.Errorf("commit failed: %s", last)
 			case result == nil:
 				return fmt.Errorf("commit timed out")
+			case *result == errKickedOut:
+				return fmt.Errorf("%s", *result)
 			case *result == "ILLEGAL_GENERATION" || *result == "UNKNOWN_MEMBER_ID" || *result == "REBALANCE_IN_PROGRESS":
 				return fmt.Errorf("CommitFailedException (%s): the group has already rebalanced and assigned the partitions to another member", *result)
 			case *result != "":
@@ -206,11 +219,9 @@ func (m *member) sendCommit(done func(string)) {
 		return
 	}
 	req := commitReq{group: k.Group, memberID: m.id, generation: m.generation, offsets: map[*Partition]int64{}}
-	for _, p := range m.owned {
-		if off, ok := k.next[p]; ok {
-			req.offsets[p] = off
-			req.order = append(req.order, p)
-		}
+	for _, p := range m.consumed() {
+		req.offsets[p] = k.next[p]
+		req.order = append(req.order, p)
 	}
 	finished := false
 	finish := func(err string, disconnected bool) {

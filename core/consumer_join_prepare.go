@@ -26,7 +26,7 @@ func (m *member) joinPrepareCommit() {
 		k.pump() // fetching resumes (see holdRecords)
 	}
 	attempt = func() {
-		if len(m.owned) == 0 || m.id == "" {
+		if len(m.owned) == 0 || m.state != mStable {
 			done() // the membership was lost meanwhile: nothing to commit
 			return
 		}

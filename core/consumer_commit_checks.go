@@ -1,0 +1,39 @@
+package core
+
+// errKickedOut is the exception commitSync throws, without sending
+// anything, for a member whose generation was reset
+// (ConsumerCoordinator.sendOffsetCommitRequest).
+const errKickedOut = "CommitFailedException: Offset commit cannot be completed since the consumer is not part of an active group for auto partition assignment; it is likely that the consumer was kicked out of the group."
+
+// consumed lists the owned partitions that have a position, in order:
+// what commitSync() commits (SubscriptionState.allConsumed).
+func (m *member) consumed() []*Partition {
+	var out []*Partition
+	for _, p := range m.owned {
+		if _, ok := m.k.next[p]; ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// notInGroup is the check ConsumerCoordinator.sendOffsetCommitRequest
+// makes before it builds an OffsetCommit for a subscribed consumer:
+// generationIfStable is null unless the member is Stable, and the commit
+// fails locally, not retriable. A member whose generation was reset (the
+// heartbeat thread's poll timeout, or an UNKNOWN_MEMBER_ID /
+// ILLEGAL_GENERATION; member.reset) still owns its partitions until its
+// next poll, so it has offsets to commit, and gets CommitFailedException
+// (0.11 to 4.0 alike). "" if the commit may be sent.
+//
+// Not modelled yet: a commit while joining or syncing (2.5+
+// RebalanceInProgressException, 0.11 CommitFailedException), and
+// commitOffsetsSync's success without a request when no owned partition
+// has a position; kafkasim sends those, and goldens such as
+// idempotent-epoch-bump-other-partition rely on that request's timeout.
+func (m *member) notInGroup() string {
+	if m.manual || m.state != mUnjoined || m.generation >= 0 || len(m.consumed()) == 0 {
+		return "" // a manually assigned consumer commits with no generation
+	}
+	return errKickedOut
+}
