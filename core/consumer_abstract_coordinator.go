@@ -39,6 +39,7 @@ type member struct {
 	nextCommit  int64
 	hbSeq       int
 	hbRunning   bool
+	pollSeq     int                 // counts pollTimer's arming: only the last one checks
 	polling     bool                // inside a poll (manual mode)
 	needOffsets map[*Partition]bool // partitions waiting for their committed offset
 	offsetsOut  map[*Partition]bool // those in an OffsetFetch in flight
@@ -75,9 +76,9 @@ func (m *member) active() bool { return !m.k.conf.manual || m.polling }
 
 // pollStarted is the start of KafkaConsumer.poll: ConsumerCoordinator.poll
 // (join if needed, then auto-commit when due) runs before any fetch.
-func (m *member) pollStarted() { m.polling = true; m.ensure(); m.onPoll() }
+func (m *member) pollStarted() { m.polling = true; m.pollTimer(); m.ensure(); m.onPoll() }
 
-func (m *member) pollEnded() { m.polling = false }
+func (m *member) pollEnded() { m.polling = false; m.pollTimer() }
 
 // stable reports that the consumer has joined and has nothing pending.
 // A manually assigned consumer has nothing to join: it is stable.
@@ -432,21 +433,26 @@ func (m *member) onHeartbeat(err string) {
 
 // pollTimer enforces max.poll.interval.ms for poll=manual consumers: the
 // heartbeat thread leaves the group when the application stops polling.
+// Heartbeat.pollTimeoutExpired is pollTimer.isExpired (now >= the
+// deadline), and AbstractCoordinator.HeartbeatThread.run checks it on
+// every pass, waking at least every retry.backoff.ms; the leave is
+// modelled at the deadline itself, lastPoll + max.poll.interval.ms. It
+// is armed again at each poll's start and end (pollStarted, pollEnded);
+// a check that finds the consumer polling or unjoined waits for them.
 func (m *member) pollTimer() {
 	k := m.k
 	if !k.conf.manual {
 		return
 	}
-	var tick func()
-	tick = func() {
-		if m.state != mUnjoined && !m.polling && k.c.now-k.lastPoll > k.conf.maxPollMs {
+	m.pollSeq++
+	seq := m.pollSeq
+	k.after(max(0, k.lastPoll+k.conf.maxPollMs-k.c.now), func() {
+		if m.pollSeq == seq && m.state != mUnjoined && !m.polling && k.c.now >= k.lastPoll+k.conf.maxPollMs {
 			m.info(fmt.Sprintf("%s: consumer poll timeout has expired (max.poll.interval.ms=%d): leaving the group", k.Name, k.conf.maxPollMs), "")
 			m.sendLeave()
 			m.reset("poll timeout")
 		}
-		k.after(1000, tick)
-	}
-	k.after(1000, tick)
+	})
 }
 
 // sendLeave sends LeaveGroup (not for static members, who leave only by
