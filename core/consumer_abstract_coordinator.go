@@ -327,7 +327,7 @@ func (m *member) onSync(res syncResult) {
 		m.ensure()
 		return
 	case "UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION":
-		m.reset(res.err)
+		m.resetOnError(res.err)
 		m.ensure()
 		return
 	default:
@@ -367,7 +367,16 @@ func (m *member) onSync(res syncResult) {
 // then a commitSync fails without being sent (commitSync).
 func (m *member) reset(why string) {
 	m.info(fmt.Sprintf("%s must rejoin: %s", m.k.Name, why), why)
-	m.id, m.generation = "", -1
+	m.resetGeneration(true)
+}
+
+// resetGeneration is resetStateAndGeneration: NO_GENERATION, and the
+// member id too if resetID (resetGeneration keeps it for KAFKA-13419).
+func (m *member) resetGeneration(resetID bool) {
+	if resetID {
+		m.id = ""
+	}
+	m.generation = -1
 	m.state, m.rejoin, m.prepared, m.inflight = mUnjoined, true, false, false
 }
 
@@ -424,7 +433,7 @@ func (m *member) onHeartbeat(err string) {
 		m.rejoin = true
 		m.ensure()
 	case "UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION":
-		m.reset(err)
+		m.resetOnError(err)
 		m.ensure()
 	default:
 		m.coordinatorLost(err)

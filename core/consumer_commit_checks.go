@@ -1,5 +1,7 @@
 package core
 
+import "fmt"
+
 // errKickedOut is the exception commitSync throws, without sending
 // anything, for a member whose generation was reset
 // (ConsumerCoordinator.sendOffsetCommitRequest).
@@ -36,4 +38,22 @@ func (m *member) notInGroup() string {
 		return "" // a manually assigned consumer commits with no generation
 	}
 	return errKickedOut
+}
+
+// resetOnError resets the membership after a SyncGroup or Heartbeat
+// answered UNKNOWN_MEMBER_ID or ILLEGAL_GENERATION
+// (AbstractCoordinator.resetStateOnResponseError). From 3.2 an
+// ILLEGAL_GENERATION keeps the member id, "since the member ID might
+// still be valid" (KAFKA-13419: shouldResetMemberId is error !=
+// ILLEGAL_GENERATION in SyncGroupResponseHandler and
+// HeartbeatResponseHandler), so the rejoin is the same member's and the
+// coordinator does not wait for the old id to leave; before, the
+// consumer took a new member id.
+func (m *member) resetOnError(err string) {
+	if err != "ILLEGAL_GENERATION" || !m.c().preset.kip13419 {
+		m.reset(err)
+		return
+	}
+	m.info(fmt.Sprintf("%s must rejoin: %s (keeps member id %s)", m.k.Name, err, m.id), err)
+	m.resetGeneration(false)
 }

@@ -92,6 +92,10 @@ type preset struct {
 	// group's previous state was Empty; 0.11 to 3.9's GroupCoordinator only
 	// in generation 0 (see coordinator_initial_delay.go).
 	initialDelayAfterEmpty bool
+	// kip13419: 3.2+ consumers keep their member id when a SyncGroup or
+	// Heartbeat answers ILLEGAL_GENERATION, resetting only the generation
+	// (KAFKA-13419; member.resetOnError); 2.8's took a new one.
+	kip13419 bool
 	// memberIDRequired: 2.2+ JoinGroup with an empty member id answers MEMBER_ID_REQUIRED (KIP-394).
 	memberIDRequired bool
 	// offsetsInZK: 0.8.x consumers keep offsets in /consumers/<g>/offsets (offsets.storage=zookeeper).
@@ -237,14 +241,14 @@ var presets = map[string]*preset{
 		},
 	},
 	"3.9": {
-		name: "3.9", zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
+		name: "3.9", kip13419: true, zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, kip322: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{},
 	},
 	"4.0": {
-		name: "4.0", kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
+		name: "4.0", kip13419: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true, runtimeStoreErrors: true, runtimeAppend: true,
 		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, kip322: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
