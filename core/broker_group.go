@@ -79,11 +79,32 @@ func (co *coordinator) memberGroup(id string) (*group, string) {
 }
 
 // handleLeaveGroup is GroupCoordinator.handleLeaveGroup; it returns the
-// error name, "" for none.
+// member's error name, "" for none. For a group the coordinator does not
+// have the member is UNKNOWN_MEMBER_ID: 3.9's handleLeaveGroup answers
+// "case None" with each member UNKNOWN_MEMBER_ID and no top-level error,
+// and 4.0's GroupCoordinatorService.leaveGroup turns
+// classicGroupLeave's UnknownMemberIdException ("Group G not found.")
+// into the same per-member answer. Only NOT_COORDINATOR (and its
+// kind) is the whole request's (leaveGroupTopLevel).
 func (b *Broker) handleLeaveGroup(req leaveReq) string {
 	g, err := b.groups.lookup(req.group, false)
+	if err == "GROUP_ID_NOT_FOUND" {
+		return "UNKNOWN_MEMBER_ID"
+	}
 	if err == "" {
 		err = g.leave(req.memberID)
 	}
 	return err
+}
+
+// leaveGroupTopLevel reports whether a LeaveGroup error is the request's
+// rather than a member's: the coordinator's own state
+// (GroupCoordinator.validateGroupStatus, leaveError(error, List.empty)),
+// answered with no members.
+func leaveGroupTopLevel(err string) bool {
+	switch err {
+	case "NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE", "COORDINATOR_LOAD_IN_PROGRESS":
+		return true
+	}
+	return false
 }

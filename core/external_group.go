@@ -267,10 +267,11 @@ func (b leaveGroupBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	out := &GroupErrorResponse{Members: []string{}}
 	for _, id := range b.r.MemberIDs {
 		err := cn.broker.handleLeaveGroup(leaveReq{group: b.r.Group, memberID: id})
-		out.Members = append(out.Members, err)
-		if err == "NOT_COORDINATOR" || err == "GROUP_ID_NOT_FOUND" {
-			out.Error = err
+		if leaveGroupTopLevel(err) {
+			done(&Reply{LeaveGroup: &GroupErrorResponse{Error: err}}) // no members
+			return
 		}
+		out.Members = append(out.Members, err)
 	}
 	done(&Reply{LeaveGroup: out})
 }

@@ -30,13 +30,19 @@ func handleLeaveGroup(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		if a == nil {
 			return resp
 		}
+		// LeaveGroupResponse(data, version): below v3 a top-level error
+		// stands, else the one member's error is raised to the top.
 		if req.Version < 3 {
-			if len(a.Members) > 0 {
+			resp.ErrorCode = errCode(a.Error)
+			if a.Error == "" && len(a.Members) > 0 {
 				resp.ErrorCode = errCode(a.Members[0])
 			}
 			return resp
 		}
 		resp.ErrorCode = errCode(a.Error)
+		if a.Error != "" {
+			return resp // the whole request failed: no members (leaveError(error, List.empty))
+		}
 		for i, m := range req.Members {
 			rm := kmsg.NewLeaveGroupResponseMember()
 			rm.MemberID, rm.InstanceID = m.MemberID, m.InstanceID
