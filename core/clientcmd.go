@@ -65,7 +65,7 @@ func (c *Cluster) poll(x Poll) error {
 
 // commit is commitSync: it starts an operation that completes when the
 // coordinator has stored the offsets or answered an error commitSync
-// does not retry, or at request.timeout.ms (member.commitSync).
+// does not retry, or when its timer runs out (commitTimeout).
 func (c *Cluster) commit(x Commit) error {
 	k := c.consumers[x.Consumer]
 	if k == nil {
@@ -81,7 +81,7 @@ func (c *Cluster) commit(x Commit) error {
 	if err != nil {
 		return err
 	}
-	return c.start(x, k.conf.requestTimeout, o)
+	return c.start(x, k.member.commitTimeout(), o)
 }
 
 // closeConsumer closes (LeaveGroup) or crashes (nothing sent) a consumer.

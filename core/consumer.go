@@ -21,6 +21,7 @@ type consumerConf struct {
 	instanceID     string
 	manual         bool // poll=manual
 	requestTimeout int64
+	apiTimeout     int64 // default.api.timeout.ms
 	backoff        int64
 }
 
@@ -72,7 +73,8 @@ type membership interface {
 	pollEnded()
 	stable() bool
 	idle() bool
-	commitSync() (*op, error) // starts it; the op completes on the last answer or at request.timeout.ms
+	commitSync() (*op, error) // starts it; the op completes on the last answer or at commitTimeout
+	commitTimeout() int64     // how long commitSync waits, ms
 	leave()
 }
 
@@ -92,7 +94,7 @@ func (c *Cluster) newConsumer(cmd NewConsumer) error {
 		autoCommitMs: s.int("auto.commit.interval.ms"), reset: s["auto.offset.reset"], sessionMs: s.int("session.timeout.ms"),
 		heartbeatMs: s.int("heartbeat.interval.ms"), maxPollMs: s.int("max.poll.interval.ms"), maxPollRecords: int(s.int("max.poll.records")),
 		fetchWaitMs: s.int("fetch.max.wait.ms"), maxPartBytes: int(s.int("max.partition.fetch.bytes")), instanceID: s["group.instance.id"],
-		manual: s["poll"] == "manual", requestTimeout: s.int("request.timeout.ms"), backoff: s.int("retry.backoff.ms"),
+		manual: s["poll"] == "manual", requestTimeout: s.int("request.timeout.ms"), apiTimeout: s.int("default.api.timeout.ms"), backoff: s.int("retry.backoff.ms"),
 	}
 	if cmd.Group == "" {
 		conf.autoCommit = false

@@ -40,6 +40,15 @@ func (m *member) notInGroup() string {
 	return errKickedOut
 }
 
+// commitTimeout is how long commitSync() waits: default.api.timeout.ms
+// (KafkaConsumer.commitSync() is commitSync(Duration.ofMillis(
+// defaultApiTimeoutMs)), 2.0+, KIP-266; ClassicKafkaConsumer in 3.9 and
+// 4.0 alike), 60 s, where request.timeout.ms (30 s) only bounds each
+// OffsetCommit. 0.11's commitSync() waited for ever (commitOffsetsSync
+// with Long.MAX_VALUE): its preset sets the knob to the longest a command
+// may wait.
+func (m *member) commitTimeout() int64 { return m.k.conf.apiTimeout }
+
 // resetOnError resets the membership after a SyncGroup or Heartbeat
 // answered UNKNOWN_MEMBER_ID or ILLEGAL_GENERATION
 // (AbstractCoordinator.resetStateOnResponseError). From 3.2 an

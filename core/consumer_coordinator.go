@@ -129,8 +129,8 @@ func (m *member) onPoll() {
 	m.sendCommit(nil)
 }
 
-// commitSync is ConsumerCoordinator.commitOffsetsSync with a timer of
-// request.timeout.ms: it waits for the coordinator if none is known
+// commitSync is ConsumerCoordinator.commitOffsetsSync with the timer of
+// commitTimeout: it waits for the coordinator if none is known
 // (coordinatorUnknownAndUnreadySync, which looks it up) and sends
 // OffsetCommit with the current positions; an answer whose exception is
 // retriable (commitRetriable) is tried again after retry.backoff.ms,

@@ -279,6 +279,10 @@ func (z *zkMember) stable() bool { return z.registered && !z.running }
 // or not the application polls.
 func (z *zkMember) idle() bool { return false }
 
+// commitTimeout: the 0.8 consumer's commitOffsets writes ZooKeeper with
+// no timer of its own; the command waits request.timeout.ms, as before.
+func (z *zkMember) commitTimeout() int64 { return z.k.conf.requestTimeout }
+
 func (z *zkMember) commitSync() (*op, error) {
 	done := false
 	z.commit(func() { done = true })

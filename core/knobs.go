@@ -168,6 +168,7 @@ var knobs = map[string]knob{
 	"heartbeat.interval.ms":                 {scopeConsumer, "3000", intIn(1, math.MaxInt32)},
 	"max.poll.interval.ms":                  {scopeConsumer, "300000", intIn(1, math.MaxInt32)},
 	"max.poll.records":                      {scopeConsumer, "500", posInt},
+	"default.api.timeout.ms":                {scopeConsumer, "60000", intIn(1, MaxPollTimeout)}, // KIP-266 (2.0+): commitSync()'s timer
 	"fetch.max.wait.ms":                     {scopeConsumer, "500", intIn(0, math.MaxInt32)},
 	"fetch.min.bytes":                       {scopeConsumer, "1", intIn(0, math.MaxInt32)},
 	"max.partition.fetch.bytes":             {scopeConsumer, "1048576", bytesCfg},

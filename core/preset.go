@@ -226,6 +226,7 @@ var presets = map[string]*preset{
 			"enable.idempotence":             "false",
 			"session.timeout.ms":             "10000",
 			"delivery.timeout.ms":            "0",
+			"default.api.timeout.ms":         "3600000", // no such config before 2.0: commitSync() waits for ever (member.commitTimeout)
 			"offsets.retention.minutes":      "1440",
 			"delete.topic.enable":            "false",
 		},
