@@ -363,11 +363,24 @@ func (m *member) onSync(res syncResult) {
 // ILLEGAL_GENERATION or a poll timeout (AbstractCoordinator
 // .resetStateAndRejoin: state UNJOINED, NO_GENERATION, needsJoinPrepare).
 // The partitions stay assigned until the next join's onJoinPrepare
-// declares them lost (joinGroup): for poll=manual, the next poll. Until
-// then a commitSync fails without being sent (commitSync).
+// declares them lost (prepareDone), at the next poll: for poll=manual
+// outside a poll, whenever the application polls (until then a
+// commitSync fails without being sent, notInGroup); inside poll, or for
+// poll=auto, whose application is always about to poll again, now, so
+// that nothing is consumed meanwhile.
 func (m *member) reset(why string) {
 	m.info(fmt.Sprintf("%s must rejoin: %s", m.k.Name, why), why)
 	m.resetGeneration(true)
+	m.lostIfPolling()
+}
+
+// lostIfPolling gives up the partitions of a reset generation at once if
+// the application is inside poll (member.active): its next
+// ConsumerCoordinator.poll is onJoinPrepare's onPartitionsLost.
+func (m *member) lostIfPolling() {
+	if m.active() {
+		m.revokeAll("partitions lost")
+	}
 }
 
 // resetGeneration is resetStateAndGeneration: NO_GENERATION, and the

@@ -65,4 +65,5 @@ func (m *member) resetOnError(err string) {
 	}
 	m.info(fmt.Sprintf("%s must rejoin: %s (keeps member id %s)", m.k.Name, err, m.id), err)
 	m.resetGeneration(false)
+	m.lostIfPolling()
 }
