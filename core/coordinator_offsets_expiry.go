@@ -85,7 +85,12 @@ func (co *coordinator) dropOffsets(g *group, parts []*Partition, kill string, th
 		return
 	}
 	logName := g.p.Name
-	co.appendInternalAt(g.p, recs, func(e string, base int64) {
+	// Up to 3.9 the tombstones go with requiredAcks = 0
+	// (GroupMetadataManager.cleanupGroupMetadata@0.11.0.2 and 2.8.2,
+	// 3.9.0): "even if the tombstone is lost, it will be appended again
+	// in the next purge cycle", so an ISR below min.insync.replicas does
+	// not refuse them. 4.0's runtime writes them as any write.
+	co.appendInternalAt(g.p, recs, 0, func(e string, base int64) {
 		for i, p := range parts {
 			at := int64(-1)
 			if e == "" {

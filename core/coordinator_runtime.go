@@ -198,25 +198,35 @@ func (co *coordinator) persist(g *group, done func(string)) {
 			done(e)
 		}
 	}
-	co.appendInternalAt(g.p, []log.Record{{Key: "group", Value: string(data), HasKey: true}}, stored)
+	co.appendInternalAt(g.p, []log.Record{{Key: "group", Value: string(data), HasKey: true}}, -1, stored)
 }
 
 // appendInternalAt appends records to an offsets partition this broker
-// leads, waiting like acks=all (offsets.commit.required.acks = -1) up to
-// offsets.commit.timeout.ms, and tells done the produce path's error
-// ("" or, for the caller to map, coordinator_store_errors.go) and the
-// records' base offset in p. A broker without a replica of p answers
-// NOT_COORDINATOR without appending, as storeGroup and storeOffsets do
-// when ReplicaManager.getMagic finds no local log (4.0's runtime: the
-// partition is not loaded, NotCoordinatorException). 4.0 appends as
-// appendRuntime does.
-func (co *coordinator) appendInternalAt(p *Partition, recs []log.Record, done func(string, int64)) {
-	co.appendInternal(p, recs, done, nil)
+// leads with acks, and tells done the produce path's error ("" or, for
+// the caller to map, coordinator_store_errors.go) and the records' base
+// offset in p. With acks -1 (offsets.commit.required.acks, storeGroup and
+// storeOffsets) it waits like acks=all up to offsets.commit.timeout.ms
+// and an ISR below min.insync.replicas refuses it; with acks 0
+// (cleanupGroupMetadata's tombstones: Partition.appendRecordsToLeader
+// with requiredAcks = 0, which checks min.insync.replicas only for -1)
+// done hears the leader's append at once. A broker without a replica of
+// p answers NOT_COORDINATOR without appending, as storeGroup and
+// storeOffsets do when ReplicaManager.getMagic finds no local log (4.0's
+// runtime: the partition is not loaded, NotCoordinatorException). 4.0
+// appends as appendRuntime does, whatever acks.
+func (co *coordinator) appendInternalAt(p *Partition, recs []log.Record, acks int, done func(string, int64)) {
+	co.appendAcks(p, recs, acks, done, nil)
 }
 
-// appendInternal is appendInternalAt; with 4.0's runtime, late hears how
-// a write whose done was told REQUEST_TIMED_OUT ended after all.
+// appendInternal is appendInternalAt with acks -1; with 4.0's runtime,
+// late hears how a write whose done was told REQUEST_TIMED_OUT ended
+// after all.
 func (co *coordinator) appendInternal(p *Partition, recs []log.Record, done, late func(string, int64)) {
+	co.appendAcks(p, recs, -1, done, late)
+}
+
+// appendAcks is appendInternalAt and appendInternal.
+func (co *coordinator) appendAcks(p *Partition, recs []log.Record, acks int, done, late func(string, int64)) {
 	b := co.b
 	if b.replicas[p] == nil {
 		if done != nil {
@@ -228,7 +238,7 @@ func (co *coordinator) appendInternal(p *Partition, recs []log.Record, done, lat
 		co.appendRuntime(p, recs, done, late)
 		return
 	}
-	req := &produceReq{producer: "coordinator", acks: -1, timeout: b.c.bc.offsetsCommitMs, pid: -1,
+	req := &produceReq{producer: "coordinator", acks: acks, timeout: b.c.bc.offsetsCommitMs, pid: -1,
 		parts: []producePart{{p: p, records: recs, baseSeq: -1}}}
 	seq := co.writeStarted(p)
 	b.handleProduce(req, func(res []produceResult) {
