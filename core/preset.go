@@ -81,6 +81,13 @@ type preset struct {
 	// disabled") and DelayedDeleteTopics answered REQUEST_TIMED_OUT at the
 	// request's timeout (or NONE at once for a timeout of 0 or less).
 	kip322 bool
+	// kip464: 2.4+ CreateTopics takes -1 partitions or replication factor
+	// as the broker's num.partitions and default.replication.factor
+	// (KIP-464: ZkAdminManager.createTopics' resolvedNumPartitions,
+	// ReplicationControlManager.createTopic's defaults); before,
+	// AdminUtils.assignReplicasToBrokers refused -1 (INVALID_PARTITIONS,
+	// INVALID_REPLICATION_FACTOR).
+	kip464 bool
 	// asyncJoinCommit: 3.3+ ConsumerCoordinator.onJoinPrepare commits
 	// asynchronously and marks an eager member's partitions pending
 	// revocation (KAFKA-14196), so a cooperative member keeps consuming
@@ -233,7 +240,7 @@ var presets = map[string]*preset{
 	},
 	"2.8": {
 		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, hwWaitsAfterAlterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip360: true, stableOffsets: true, kip211: true, kip322: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
+		kip360: true, stableOffsets: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
 		partitioner: "sticky", batchExpiry: "delivery", topicWaitText: true, kraftFenceBumpsEpoch: true,
 		defaults: map[string]string{
 			"acks":               "1",
@@ -244,14 +251,14 @@ var presets = map[string]*preset{
 	"3.9": {
 		name: "3.9", kip13419: true, zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true,
-		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, kip322: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kip13419: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true, runtimeStoreErrors: true, runtimeAppend: true,
-		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, kip322: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		kip360: true, stableOffsets: true, minIsrHoldsHW: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{"linger.ms": "5"},
 	},

@@ -92,6 +92,11 @@ func (c *Cluster) Consumer(name string) *Consumer { return c.consumers[name] }
 // Version returns the preset's name; Mode returns zk or kraft.
 func (c *Cluster) Version() string { return c.preset.name }
 
+// CreateTopicDefaults reports whether CreateTopics takes -1 partitions or
+// replication factor as the broker's defaults (KIP-464, 2.4+); before,
+// -1 is refused.
+func (c *Cluster) CreateTopicDefaults() bool { return c.preset.kip464 }
+
 // Mode returns "zk" or "kraft".
 func (c *Cluster) Mode() string { return c.mode }
 

@@ -4,12 +4,13 @@ package kafka
 //
 // Creates topics on the simulated cluster with Kafka's placement and
 // errors (TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS,
-// INVALID_REPLICATION_FACTOR, INVALID_CONFIG...). -1 partitions or
-// replication factor take the cluster's num.partitions and
+// INVALID_REPLICATION_FACTOR, INVALID_CONFIG...). From 2.4 (KIP-464) -1
+// partitions or replication factor take the cluster's num.partitions and
 // default.replication.factor, as the controller's own settings
 // (ReplicationControlManager.createTopic: defaultNumPartitions,
-// defaultReplicationFactor); an explicit replica assignment is used as
-// given. validate_only (v1+) runs every check of a creation, placement
+// defaultReplicationFactor); before, -1 is refused as any count below 1
+// (AdminUtils.assignReplicasToBrokers). An explicit replica assignment is
+// used as given, and only with -1 for both (INVALID_REQUEST otherwise). validate_only (v1+) runs every check of a creation, placement
 // included, and creates nothing (core.ValidateCreateTopic). A topic
 // created is answered with its partitions and replication factor (v5+,
 // KIP-525), its configs as DescribeConfigs has them (v5+) and its topic
@@ -51,6 +52,9 @@ func createTopic(cx *reqCtx, req *kmsg.CreateTopicsRequest, t kmsg.CreateTopicsR
 	case notCtrl != 0:
 		rt.ErrorCode = notCtrl
 		return rt
+	case len(t.ReplicaAssignment) > 0 && (t.NumPartitions != -1 || t.ReplicationFactor != -1):
+		rt.ErrorCode, rt.ErrorMessage = 42, assignmentAndCounts(cx, t)
+		return rt
 	case req.ValidateOnly:
 		cx.s.backend.Do(context.Background(), func(c *core.Cluster) { err = c.ValidateCreateTopic(ct) })
 	default:
@@ -81,14 +85,36 @@ func createTopic(cx *reqCtx, req *kmsg.CreateTopicsRequest, t kmsg.CreateTopicsR
 	return rt
 }
 
+// assignmentAndCounts is the INVALID_REQUEST message for an explicit
+// assignment sent with partitions or a replication factor other than -1:
+// ZooKeeper mode's (AdminManager.createTopics@0.11.0.2,
+// ZkAdminManager.createTopics@2.8.2) or KRaft's, which checks the
+// replication factor first (ReplicationControlManager.createTopic).
+func assignmentAndCounts(cx *reqCtx, t kmsg.CreateTopicsRequestTopic) *string {
+	var mode string
+	cx.s.backend.Do(context.Background(), func(c *core.Cluster) { mode = c.Snapshot().Metadata })
+	msg := "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time."
+	switch {
+	case mode != "kraft":
+	case t.ReplicationFactor != -1:
+		msg = "A manual partition assignment was specified, but replication factor was not set to -1."
+	default:
+		msg = "A manual partition assignment was specified, but numPartitions was not set to -1."
+	}
+	return &msg
+}
+
 // createCommand is the core command for request topic t, -1 partitions
-// or replication factor taken from the cluster's defaults.
+// or replication factor taken from the cluster's defaults from 2.4
+// (KIP-464) and left for the core to refuse before.
 func createCommand(cx *reqCtx, t kmsg.CreateTopicsRequestTopic) core.CreateTopic {
 	ct := core.CreateTopic{Topic: t.Topic, Partitions: int(t.NumPartitions), RF: int(t.ReplicationFactor), Configs: map[string]string{}}
-	if ct.Partitions < 0 {
+	defaults := false
+	cx.s.backend.Do(context.Background(), func(c *core.Cluster) { defaults = c.CreateTopicDefaults() })
+	if ct.Partitions < 0 && defaults {
 		ct.Partitions = clusterDefault(cx, "num.partitions")
 	}
-	if ct.RF < 0 {
+	if ct.RF < 0 && defaults {
 		ct.RF = clusterDefault(cx, "default.replication.factor")
 	}
 	if len(t.ReplicaAssignment) > 0 {
