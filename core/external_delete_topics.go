@@ -62,8 +62,10 @@ func (b deleteTopicsBody) check() error {
 // 2.1 (KIP-322) delete.topic.enable=false was no error: the topic was
 // marked and the controller dropped the mark, so the answer came at the
 // request's timeout, REQUEST_TIMED_OUT (KAFKA-5975, "No response when
-// deleting topics and delete.topic.enable=false"), or at once without
-// error for a timeout of 0 or less, the topic left as it was.
+// deleting topics and delete.topic.enable=false"), or at once, also
+// REQUEST_TIMED_OUT, for a timeout of 0 or less (AdminManager
+// .deleteTopics returns every topic without an error so), the topic left
+// as it was.
 func (b deleteTopicsBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 	c, br := x.c, cn.broker
 	resp := &DeleteTopicsResponse{Topics: []DeleteTopicResult{}}
@@ -105,10 +107,16 @@ func (b deleteTopicsBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
 		}
 		resp.Topics = append(resp.Topics, res)
 	}
-	if len(stuck) > 0 && b.r.TimeoutMs > 0 {
-		// With deletion disabled nothing is waited on but these.
+	if len(stuck) > 0 {
+		// With deletion disabled nothing is waited on but these; a
+		// timeout of 0 or less answers them at once, timed out too
+		// (AdminManager.deleteTopics@0.11.0.2).
 		for _, i := range stuck {
 			resp.Topics[i].Error = "REQUEST_TIMED_OUT"
+		}
+		if b.r.TimeoutMs <= 0 {
+			done(&Reply{DeleteTopics: resp})
+			return
 		}
 		br.after(int64(b.r.TimeoutMs), func() { done(&Reply{DeleteTopics: resp}) })
 		return

@@ -79,7 +79,8 @@ type preset struct {
 	// KAFKA-5975); before, AdminManager.deleteTopics marked the topics,
 	// the controller dropped the marks ("since delete topic is
 	// disabled") and DelayedDeleteTopics answered REQUEST_TIMED_OUT at the
-	// request's timeout (or NONE at once for a timeout of 0 or less).
+	// request's timeout (AdminManager.deleteTopics: at once for a timeout
+	// of 0 or less).
 	kip322 bool
 	// kip464: 2.4+ CreateTopics takes -1 partitions or replication factor
 	// as the broker's num.partitions and default.replication.factor

@@ -211,17 +211,20 @@ func TestDeleteTopicWaitsForBroker(t *testing.T) {
 // of the 0.11 preset, or set) DeleteTopics is refused from 2.1 (KIP-322):
 // TOPIC_DELETION_DISABLED from v3, INVALID_REQUEST before (no such code
 // then). 0.11 had no refusal: the answer waited out the timeout,
-// REQUEST_TIMED_OUT (KAFKA-5975). The topic stays either way.
+// REQUEST_TIMED_OUT (KAFKA-5975), and a timeout of 0 or less got it at
+// once (AdminManager.deleteTopics@0.11.0.2). The topic stays either way.
 func TestDeleteTopicsDisabled(t *testing.T) {
 	for _, tc := range []struct {
 		version string
 		set     bool  // set delete.topic.enable=false
 		v       int16 // DeleteTopics version
+		timeout int32
 		want    int16
 	}{
-		{"0.11", false, 1, kerr.RequestTimedOut.Code}, // 0.11's default, before KIP-322
-		{"3.9", true, 2, kerr.InvalidRequest.Code},
-		{"3.9", true, 5, kerr.TopicDeletionDisabled.Code},
+		{"0.11", false, 1, 1000, kerr.RequestTimedOut.Code}, // 0.11's default, before KIP-322
+		{"0.11", false, 1, 0, kerr.RequestTimedOut.Code},
+		{"3.9", true, 2, 1000, kerr.InvalidRequest.Code},
+		{"3.9", true, 5, 1000, kerr.TopicDeletionDisabled.Code},
 	} {
 		b := threeBrokers(t, tc.version, "zk", core.CreateTopic{Topic: "kept", Partitions: 1, RF: 1})
 		if tc.set {
@@ -231,10 +234,10 @@ func TestDeleteTopicsDisabled(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cl := deleteClient(t, addr, tc.v)
 		req := kmsg.NewPtrDeleteTopicsRequest()
-		req.TimeoutMillis, req.TopicNames = 1000, []string{"kept"}
+		req.TimeoutMillis, req.TopicNames = tc.timeout, []string{"kept"}
 		resp, err := req.RequestWith(ctx, cl)
 		if err != nil || len(resp.Topics) != 1 || resp.Version != tc.v || resp.Topics[0].ErrorCode != tc.want {
-			t.Fatalf("%s v%d: %v %+v, want code %d", tc.version, tc.v, err, resp, tc.want)
+			t.Fatalf("%s v%d timeout %d: %v %+v, want code %d", tc.version, tc.v, tc.timeout, err, resp, tc.want)
 		}
 		var kept bool
 		b.Do(ctx, func(c *core.Cluster) { kept = c.Topic("kept") != nil })
