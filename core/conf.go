@@ -1,6 +1,11 @@
 package core
 
-import "github.com/kafkasim/kafkasim/core/log"
+import (
+	"slices"
+	"strings"
+
+	"github.com/kafkasim/kafkasim/core/log"
+)
 
 // brokerConf is the typed view of the broker-wide settings, rebuilt on Set.
 type brokerConf struct {
@@ -81,16 +86,20 @@ type topicConf struct {
 	flushMessages int64
 	flushMs       int64
 	logAppendTime bool // message.timestamp.type=LogAppendTime
-	log           log.Config
+	// deleteRetention: cleanup.policy has delete (LogConfig.delete), so
+	// retention.ms and retention.bytes apply (Replica.retention).
+	deleteRetention bool
+	log             log.Config
 }
 
 func newTopicConf(s settings, p *preset) topicConf {
 	return topicConf{
-		minISR:        int(s.int("min.insync.replicas")),
-		unclean:       s.bool("unclean.leader.election.enable"),
-		flushMessages: s.int("log.flush.interval.messages"),
-		flushMs:       s.int("log.flush.interval.ms"),
-		logAppendTime: s["log.message.timestamp.type"] == "LogAppendTime",
+		minISR:          int(s.int("min.insync.replicas")),
+		unclean:         s.bool("unclean.leader.election.enable"),
+		flushMessages:   s.int("log.flush.interval.messages"),
+		flushMs:         s.int("log.flush.interval.ms"),
+		logAppendTime:   s["log.message.timestamp.type"] == "LogAppendTime",
+		deleteRetention: slices.Contains(strings.Split(s["log.cleanup.policy"], ","), "delete"),
 		log: log.Config{
 			SegmentBytes:       s.int("log.segment.bytes"),
 			IndexIntervalBytes: int(s.int("log.index.interval.bytes")),

@@ -57,13 +57,18 @@ func (c *Cluster) offsetsPartition(groupID string) *Partition {
 // configs of GroupMetadataManager.offsetsTopicConfigs: segment.bytes is
 // offsets.topic.segment.bytes (100 MiB), not the brokers'
 // log.segment.bytes, so a small log.segment.bytes set for the users'
-// topics never makes a group's record too large for its segment; for its
-// cleanup.policy=compact, Replica.retention leaves it alone.
+// topics never makes a group's record too large for its segment, and
+// cleanup.policy is compact, so Replica.retention leaves it alone (the
+// compaction itself is not modelled: the log keeps every record).
+// DescribeConfigs shows both as the topic's own (DYNAMIC_TOPIC_CONFIG),
+// as Kafka creates the topic with them (KafkaApis.createTopic@0.11,
+// AutoTopicCreationManager.creatableTopic@3.9). Its compression.type
+// producer is not modelled.
 func (c *Cluster) createOffsetsTopic() error {
 	if c.topics[offsetsTopic] != nil {
 		return nil
 	}
-	configs := map[string]string{"segment.bytes": strconv.FormatInt(c.bc.offsetsSegment, 10)}
+	configs := map[string]string{"segment.bytes": strconv.FormatInt(c.bc.offsetsSegment, 10), "cleanup.policy": "compact"}
 	return c.createTopic(CreateTopic{Topic: offsetsTopic, Partitions: c.bc.offsetsPartitions, RF: c.bc.offsetsRF, Configs: configs}, false)
 }
 

@@ -116,6 +116,7 @@ var knobs = map[string]knob{
 	"log.flush.interval.messages":                   {scopeTopic, never, intIn(1, math.MaxInt64)},
 	"log.flush.interval.ms":                         {scopeTopic, never, ms},
 	"log.message.timestamp.type":                    {scopeTopic, "CreateTime", oneOf("CreateTime", "LogAppendTime")},
+	"log.cleanup.policy":                            {scopeTopic, "delete", listOf("delete", "compact")},
 	"replica.lag.time.max.ms":                       {scopeBroker, "30000", intIn(1, math.MaxInt32)},
 	"replica.lag.max.messages":                      {scopeBroker, "0", intIn(0, math.MaxInt32)},
 	"replica.fetch.wait.max.ms":                     {scopeBroker, "500", intIn(0, math.MaxInt32)},
@@ -197,6 +198,7 @@ var topicAliases = map[string]string{
 	"flush.messages":         "log.flush.interval.messages",
 	"flush.ms":               "log.flush.interval.ms",
 	"message.timestamp.type": "log.message.timestamp.type",
+	"cleanup.policy":         "log.cleanup.policy",
 }
 
 // canonical resolves aliases and validates key and value for the scopes allowed.

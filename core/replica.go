@@ -225,12 +225,12 @@ func (r *Replica) writeback() {
 // OffsetsForLeaderEpoch (and 2.8+ Fetch's DivergingEpoch) answered an epoch
 // older than the earliest one left with an end offset below the log start.
 //
-// __consumer_offsets is cleanup.policy=compact
-// (GroupMetadataManager.offsetsTopicConfigs): UnifiedLog.deleteOldSegments
-// applies retention.ms and retention.bytes only with cleanup.policy=delete
-// (config.delete), so the brokers' log.retention.* never delete a group's
-// records or offsets. Compaction is not modelled: its log keeps everything,
-// which replays to the same groups.
+// UnifiedLog.deleteOldSegments applies retention.ms and retention.bytes
+// only when cleanup.policy has delete (LogConfig.delete): "compact" alone,
+// as __consumer_offsets has it (GroupMetadataManager.offsetsTopicConfigs),
+// keeps every segment, so the brokers' log.retention.* never delete a
+// group's records or offsets. Compaction is not modelled: such a log
+// keeps everything, which replays to the same groups.
 //
 // Before both, deleteLogStartOffsetBreachedSegments (whatever the policy)
 // deletes the segments wholly below a log start offset that moved without
@@ -242,7 +242,7 @@ func (r *Replica) retention() {
 		r.b.c.emit(Event{Type: EvRetention, Partition: r.p.Name, Broker: r.b.ID, Offset: r.log.StartOffset(),
 			Detail: fmt.Sprintf("deleted %s (below log start offset %d)", s.File, r.log.StartOffset())})
 	}
-	if r.p.Topic.Name == offsetsTopic {
+	if !r.p.Topic.conf.deleteRetention {
 		return
 	}
 	deleted := r.log.ApplyRetention(now, r.hw)
