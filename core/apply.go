@@ -299,13 +299,16 @@ func (c *Cluster) placement(x CreateTopic) ([][]int, error) {
 }
 
 // checkLivePlacement is the placer's check that rf live brokers exist
-// (ZooKeeper's AdminUtils, KRaft before placeFenced).
+// (ZooKeeper's AdminUtils.assignReplicasToBrokers; KRaft before
+// placeFenced, 2.8: SimpleReplicaPlacementPolicy.createPlacement's "there
+// are only %d usable brokers", wrapped by
+// ReplicationControlManager.createTopic@2.8.2).
 func (c *Cluster) checkLivePlacement(live []int, rf int) error {
 	if rf <= len(live) {
 		return nil
 	}
 	if c.md.kraft {
-		return fmt.Errorf("INVALID_REPLICATION_FACTOR: The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, len(live))
+		return fmt.Errorf("INVALID_REPLICATION_FACTOR: Unable to replicate the partition %d times: there are only %d usable brokers", rf, len(live))
 	}
 	return fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor: %d larger than available brokers: %d.", rf, len(live))
 }
@@ -446,7 +449,7 @@ func (c *Cluster) alterTopic(x AlterTopic) error {
 		}
 		assign = a
 	} else {
-		if err := alterRFError(rf, live); err != nil {
+		if err := c.checkLivePlacement(live, rf); err != nil {
 			return err
 		}
 		assign = placeReplicas(live, c.racks(live), x.Partitions-cur, rf, start, cur, c.rng)
@@ -476,15 +479,6 @@ func (c *Cluster) checkAlterTopic(x AlterTopic) (*Topic, error) {
 	return t, nil
 }
 
-// alterRFError is the placer's refusal of new partitions of rf replicas
-// on the live brokers (AdminZkClient.createPartitions), nil if they fit.
-func alterRFError(rf int, live []int) error {
-	if rf > len(live) {
-		return fmt.Errorf("INVALID_REPLICATION_FACTOR: Replication factor: %d larger than available brokers: %d.", rf, len(live))
-	}
-	return nil
-}
-
 // ValidateAlterTopic answers whether x would be applied, with the error
 // alterTopic would give, and changes nothing: CreatePartitions with
 // validate_only (KIP-195), which Kafka runs through the same checks and
@@ -500,7 +494,7 @@ func (c *Cluster) ValidateAlterTopic(x AlterTopic) error {
 	if c.md.kraft && c.preset.placeFenced {
 		return c.checkFencedPlacement(live, rf)
 	}
-	return alterRFError(rf, live)
+	return c.checkLivePlacement(live, rf)
 }
 
 func (c *Cluster) assign(x Assign) error {
