@@ -61,6 +61,8 @@ func (c *Cluster) apply(cmd Command) error {
 		return c.createTopic(x, true)
 	case AlterTopic:
 		return c.alterTopic(x)
+	case AlterTopicConfigs:
+		return c.alterTopicConfigs(x)
 	case DeleteTopic:
 		return c.deleteTopic(x.Topic)
 	case Set:

@@ -26,6 +26,25 @@ type AlterTopic struct {
 	Partitions int    `json:"partitions"`
 }
 
+// AlterTopicConfigs changes a topic's own configs at runtime
+// (kafka-configs.sh --alter --entity-type topics, Admin
+// .incrementalAlterConfigs): Set gives keys their new value, Delete removes
+// a key's override, so the topic takes the brokers' default again. Keys
+// are Kafka's topic-level names (retention.ms, min.insync.replicas, ...).
+// The controller records the change (ZooKeeper: /config/topics/NAME,
+// AdminZkClient.changeTopicConfig; KRaft: one ConfigRecord per changed key,
+// ConfigurationControlManager.incrementalAlterConfigResource) and the
+// brokers apply it: min.insync.replicas and unclean.leader.election.enable
+// act on the next produce and election. The log configs (segment.bytes,
+// retention.*, segment.ms, index.interval.bytes) are recorded and
+// described but reach only logs created afterwards: kafkasim's log keeps
+// the config it was made with.
+type AlterTopicConfigs struct {
+	Topic  string            `json:"topic"`
+	Set    map[string]string `json:"set,omitempty"`
+	Delete []string          `json:"delete,omitempty"`
+}
+
 // DeleteTopic deletes a topic (kafka-topics.sh --delete,
 // Admin.deleteTopics). ZooKeeper mode marks it for deletion
 // (/admin/delete_topics/NAME) and the controller's TopicDeletionManager
@@ -170,26 +189,27 @@ type Settle struct {
 	Max int64 `json:"max,omitempty"`
 }
 
-func (CreateTopic) Kind() string   { return "topic_create" }
-func (AlterTopic) Kind() string    { return "topic_alter" }
-func (DeleteTopic) Kind() string   { return "topic_delete" }
-func (Set) Kind() string           { return "set" }
-func (NewProducer) Kind() string   { return "producer" }
-func (Produce) Kind() string       { return "produce" }
-func (NewConsumer) Kind() string   { return "consumer" }
-func (Assign) Kind() string        { return "assign" }
-func (Poll) Kind() string          { return "poll" }
-func (Commit) Kind() string        { return "commit" }
-func (CloseConsumer) Kind() string { return "close" }
-func (CrashConsumer) Kind() string { return "crash_consumer" }
-func (CrashBroker) Kind() string   { return "crash" }
-func (PowerOff) Kind() string      { return "poweroff" }
-func (Restart) Kind() string       { return "restart" }
-func (Pause) Kind() string         { return "pause" }
-func (Resume) Kind() string        { return "resume" }
-func (NetSplit) Kind() string      { return "net_split" }
-func (NetHeal) Kind() string       { return "net_heal" }
-func (NetDelay) Kind() string      { return "net_delay" }
-func (NetDrop) Kind() string       { return "net_drop" }
-func (Wait) Kind() string          { return "wait" }
-func (Settle) Kind() string        { return "settle" }
+func (CreateTopic) Kind() string       { return "topic_create" }
+func (AlterTopic) Kind() string        { return "topic_alter" }
+func (AlterTopicConfigs) Kind() string { return "topic_config" }
+func (DeleteTopic) Kind() string       { return "topic_delete" }
+func (Set) Kind() string               { return "set" }
+func (NewProducer) Kind() string       { return "producer" }
+func (Produce) Kind() string           { return "produce" }
+func (NewConsumer) Kind() string       { return "consumer" }
+func (Assign) Kind() string            { return "assign" }
+func (Poll) Kind() string              { return "poll" }
+func (Commit) Kind() string            { return "commit" }
+func (CloseConsumer) Kind() string     { return "close" }
+func (CrashConsumer) Kind() string     { return "crash_consumer" }
+func (CrashBroker) Kind() string       { return "crash" }
+func (PowerOff) Kind() string          { return "poweroff" }
+func (Restart) Kind() string           { return "restart" }
+func (Pause) Kind() string             { return "pause" }
+func (Resume) Kind() string            { return "resume" }
+func (NetSplit) Kind() string          { return "net_split" }
+func (NetHeal) Kind() string           { return "net_heal" }
+func (NetDelay) Kind() string          { return "net_delay" }
+func (NetDrop) Kind() string           { return "net_drop" }
+func (Wait) Kind() string              { return "wait" }
+func (Settle) Kind() string            { return "settle" }

@@ -19,6 +19,7 @@ const (
 	EvTopic        EventType = "topic.create"   // Topic, Replicas (per partition)
 	EvTopicAlter   EventType = "topic.alter"    // Topic, Replicas of the new partitions
 	EvTopicDelete  EventType = "topic.delete"   // Topic, State (marked, waiting, replica-deleted, deleted), Broker for a replica's deletion, Partition
+	EvTopicConfig  EventType = "topic.config"   // Topic, Detail: the topic's own configs after a change
 	EvAppend       EventType = "append"         // Partition, Broker, Offset..EndOffset, Epoch, Records, IsLeader
 	EvHW           EventType = "hw"             // Partition, Broker, HW
 	EvISR          EventType = "isr"            // Partition, Broker (leader), Change (shrink/expand), Brokers and Reasons, ISR; Error if refused

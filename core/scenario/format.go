@@ -130,6 +130,8 @@ func FormatCommand(cmd core.Command) (string, error) {
 		return join("topic alter", x.Topic, "partitions="+strconv.Itoa(x.Partitions))
 	case core.DeleteTopic:
 		return join("topic delete", x.Topic)
+	case core.AlterTopicConfigs:
+		return formatTopicConfig(x)
 	case core.Set:
 		if len(x.Configs) == 0 {
 			return "", fmt.Errorf("format: set with nothing to set")
@@ -372,4 +374,23 @@ func formatPrint(p *Print) (string, error) {
 		return join("print", p.Target, "offset="+strconv.FormatInt(p.Offset, 10))
 	}
 	return join("print", p.Target)
+}
+
+func formatTopicConfig(x core.AlterTopicConfigs) (string, error) {
+	opts, err := configWords(x.Set, []optSpec{{name: "delete"}}, passDotted)
+	if err != nil {
+		return "", err
+	}
+	if len(x.Delete) > 0 {
+		for _, k := range x.Delete {
+			if k == "" || strings.ContainsAny(k, ", \t=#") {
+				return "", fmt.Errorf("format: config name %q cannot be written in delete=", k)
+			}
+		}
+		opts = append(opts, "delete="+strings.Join(x.Delete, ","))
+	}
+	if len(opts) == 0 {
+		return "", fmt.Errorf("format: topic config %s with nothing to change", x.Topic)
+	}
+	return join("topic config", append([]string{x.Topic}, opts...)...)
 }

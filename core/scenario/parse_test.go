@@ -22,6 +22,10 @@ var cmdTests = []struct {
 		core.CreateTopic{Topic: "my-topic.v2", Partitions: 2, RF: 3, Assign: [][]int{{1, 2, 3}, {2, 3, 1}},
 			Configs: map[string]string{"min.insync.replicas": "2", "segment.bytes": "1024"}}},
 	{"topic alter orders partitions=6", core.AlterTopic{Topic: "orders", Partitions: 6}},
+	{"topic config orders retention.ms=60000 unclean.leader.election.enable=true delete=segment.bytes,min.insync.replicas",
+		core.AlterTopicConfigs{Topic: "orders", Set: map[string]string{"retention.ms": "60000", "unclean.leader.election.enable": "true"},
+			Delete: []string{"segment.bytes", "min.insync.replicas"}}},
+	{"topic config orders delete=retention.ms", core.AlterTopicConfigs{Topic: "orders", Delete: []string{"retention.ms"}}},
 	{"producer p1", core.NewProducer{Name: "p1"}},
 	{"producer p1 acks=all retries=0 max.in.flight=5 idempotence=false linger.ms=10 partitioner=sticky batch.size=100",
 		core.NewProducer{Name: "p1", Configs: map[string]string{

@@ -11,10 +11,11 @@ import (
 var usage = map[string]string{
 	"cluster":      "cluster brokers=N [seed=N] [version=" + strings.Join(core.VersionNames(), "|") + "] [metadata=" + strings.Join(core.Accepted().MetadataModes, "|") + "] [racks=R,R,...]",
 	"set":          "set KEY=VALUE ...",
-	"topic":        "topic create NAME partitions=N rf=N [KEY=VALUE ...], topic alter NAME partitions=N or topic delete NAME",
+	"topic":        "topic create NAME partitions=N rf=N [KEY=VALUE ...], topic alter NAME partitions=N, topic config NAME [KEY=VALUE ...] [delete=KEY,...] or topic delete NAME",
 	"topic create": "topic create NAME partitions=N rf=N [min.insync.replicas=N] [assign=1,2,3/2,3,1/...]",
 	"topic alter":  "topic alter NAME partitions=N",
 	"topic delete": "topic delete NAME",
+	"topic config": "topic config NAME [KEY=VALUE ...] [delete=KEY,...]",
 	"producer":     "producer NAME [acks=0|1|all] [retries=N] [max.in.flight=N] [idempotence=true|false] [linger.ms=N] [partitioner=" + alternatives("partitioner") + "] [CLIENT.CONFIG=VALUE ...]",
 	"produce":      "produce PRODUCER TOPIC value=V [key=K] [partition=N] [count=N]",
 	"consumer":     "consumer NAME [group=G] [topics=T,...] [instance=ID] [assignor=" + alternatives("partition.assignment.strategy") + "] [auto.commit=true|false] [auto.commit.interval.ms=N] [offset.reset=" + alternatives("auto.offset.reset") + "] [session.timeout.ms=N] [poll=auto|manual] [CLIENT.CONFIG=VALUE ...]",
@@ -158,9 +159,10 @@ func parseSet(p *lineParser, st *Step) error {
 	return nil
 }
 
-// parseTopic parses `topic create ...`, `topic alter ...` and `topic delete ...`.
+// parseTopic parses `topic create ...`, `topic alter ...`, `topic config ...`
+// and `topic delete ...`.
 func parseTopic(p *lineParser, st *Step) error {
-	sub, err := p.arg(1, "create, alter or delete", usage["topic"])
+	sub, err := p.arg(1, "create, alter, config or delete", usage["topic"])
 	if err != nil {
 		return err
 	}
@@ -171,8 +173,10 @@ func parseTopic(p *lineParser, st *Step) error {
 		return parseTopicAlter(p, st)
 	case "delete":
 		return parseTopicDelete(p, st)
+	case "config":
+		return parseTopicConfig(p, st)
 	}
-	return p.errAt(sub, "unknown topic command %q (want create, alter or delete)", sub.s)
+	return p.errAt(sub, "unknown topic command %q (want create, alter, config or delete)", sub.s)
 }
 
 // parseTopicDelete parses `topic delete NAME`.
@@ -281,6 +285,39 @@ func parseTopicAlter(p *lineParser, st *Step) error {
 	}
 	if c.Partitions, err = p.intField(o, "partitions", verb, 1, maxInt32); err != nil {
 		return err
+	}
+	st.Cmd = c
+	return nil
+}
+
+// parseTopicConfig parses `topic config NAME [KEY=VALUE ...] [delete=KEY,...]`:
+// kafka-configs.sh --alter --entity-type topics --add-config and
+// --delete-config (core.AlterTopicConfigs).
+func parseTopicConfig(p *lineParser, st *Step) error {
+	const verb = "topic config"
+	name, err := p.arg(2, "topic NAME", usage[verb])
+	if err != nil {
+		return err
+	}
+	c := core.AlterTopicConfigs{}
+	if c.Topic, err = p.topic(name); err != nil {
+		return err
+	}
+	o, err := p.options(p.words[3:], verb, []optSpec{{name: "delete"}}, passDotted)
+	if err != nil {
+		return err
+	}
+	c.Set = configs(o.configs)
+	if w, ok := o.fields["delete"]; ok {
+		for _, k := range strings.Split(w.s, ",") {
+			if k == "" {
+				return p.errAt(w, "delete= lists an empty config name")
+			}
+			c.Delete = append(c.Delete, k)
+		}
+	}
+	if c.Set == nil && c.Delete == nil {
+		return p.errEnd("nothing to change (usage: %s)", usage[verb])
 	}
 	st.Cmd = c
 	return nil
