@@ -63,6 +63,8 @@ func (c *Cluster) apply(cmd Command) error {
 		return c.alterTopic(x)
 	case AlterTopicConfigs:
 		return c.alterTopicConfigs(x)
+	case ElectLeaders:
+		return c.electLeaders(x)
 	case DeleteTopic:
 		return c.deleteTopic(x.Topic)
 	case Set:

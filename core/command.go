@@ -45,6 +45,16 @@ type AlterTopicConfigs struct {
 	Delete []string          `json:"delete,omitempty"`
 }
 
+// ElectLeaders runs a manual leader election of type Election
+// (ElectPreferred or ElectUnclean) for Partitions ("orders-0", ...; none:
+// every partition of every topic). Each partition is elected if Kafka's
+// controller would elect it (CheckElectLeader says why not, per
+// partition); the command fails only on an unknown type or partition.
+type ElectLeaders struct {
+	Election   string   `json:"election"`
+	Partitions []string `json:"partitions,omitempty"`
+}
+
 // DeleteTopic deletes a topic (kafka-topics.sh --delete,
 // Admin.deleteTopics). ZooKeeper mode marks it for deletion
 // (/admin/delete_topics/NAME) and the controller's TopicDeletionManager
@@ -192,6 +202,7 @@ type Settle struct {
 func (CreateTopic) Kind() string       { return "topic_create" }
 func (AlterTopic) Kind() string        { return "topic_alter" }
 func (AlterTopicConfigs) Kind() string { return "topic_config" }
+func (ElectLeaders) Kind() string      { return "elect" }
 func (DeleteTopic) Kind() string       { return "topic_delete" }
 func (Set) Kind() string               { return "set" }
 func (NewProducer) Kind() string       { return "producer" }

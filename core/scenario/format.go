@@ -132,6 +132,14 @@ func FormatCommand(cmd core.Command) (string, error) {
 		return join("topic delete", x.Topic)
 	case core.AlterTopicConfigs:
 		return formatTopicConfig(x)
+	case core.ElectLeaders:
+		if x.Election != core.ElectPreferred && x.Election != core.ElectUnclean {
+			return "", fmt.Errorf("format: unknown election type %q", x.Election)
+		}
+		if len(x.Partitions) == 0 {
+			return join("elect", x.Election)
+		}
+		return join("elect", x.Election, strings.Join(x.Partitions, ","))
 	case core.Set:
 		if len(x.Configs) == 0 {
 			return "", fmt.Errorf("format: set with nothing to set")

@@ -25,6 +25,8 @@ var cmdTests = []struct {
 	{"topic config orders retention.ms=60000 unclean.leader.election.enable=true delete=segment.bytes,min.insync.replicas",
 		core.AlterTopicConfigs{Topic: "orders", Set: map[string]string{"retention.ms": "60000", "unclean.leader.election.enable": "true"},
 			Delete: []string{"segment.bytes", "min.insync.replicas"}}},
+	{"elect preferred", core.ElectLeaders{Election: "preferred"}},
+	{"elect unclean orders-0,orders-2", core.ElectLeaders{Election: "unclean", Partitions: []string{"orders-0", "orders-2"}}},
 	{"topic config orders delete=retention.ms", core.AlterTopicConfigs{Topic: "orders", Delete: []string{"retention.ms"}}},
 	{"producer p1", core.NewProducer{Name: "p1"}},
 	{"producer p1 acks=all retries=0 max.in.flight=5 idempotence=false linger.ms=10 partitioner=sticky batch.size=100",

@@ -37,6 +37,7 @@ var usage = map[string]string{
 	"settle":       "settle [max=D]",
 	"expect":       "expect KIND ... (KIND: leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed, znode, violations, error)",
 	"print":        "print [PARTITION|GROUP|BROKER|znodes]",
+	"elect":        "elect preferred|unclean [PARTITION,...]",
 	"zk":           "zk delete /controller [version=N] [session=0xID] [xid=N] [conn=ADDR]",
 	"during":       "during +D COMMAND (COMMAND applied D after the start of the settle, poll or commit in progress)",
 	"restore":      "restore PART/OF DATA (one part of a cluster restored from disk, as kafkasim serve --data-dir writes it)",
@@ -65,6 +66,7 @@ var verbs = map[string]func(*lineParser, *Step) error{
 	"settle":   parseSettle,
 	"expect":   parseExpect,
 	"print":    parsePrint,
+	"elect":    parseElect,
 	"zk":       parseZK,
 	"outside":  parseOutside,
 	"restore":  parseRestore,
@@ -318,6 +320,33 @@ func parseTopicConfig(p *lineParser, st *Step) error {
 	}
 	if c.Set == nil && c.Delete == nil {
 		return p.errEnd("nothing to change (usage: %s)", usage[verb])
+	}
+	st.Cmd = c
+	return nil
+}
+
+// parseElect parses `elect preferred|unclean [PARTITION,...]`:
+// kafka-leader-election.sh --election-type, for the partitions listed or
+// (none listed) every partition (core.ElectLeaders).
+func parseElect(p *lineParser, st *Step) error {
+	w, err := p.arg(1, "preferred or unclean", usage["elect"])
+	if err != nil {
+		return err
+	}
+	if w.s != core.ElectPreferred && w.s != core.ElectUnclean {
+		return p.errAt(w, "unknown election type %q (want preferred or unclean)", w.s)
+	}
+	c := core.ElectLeaders{Election: w.s}
+	if len(p.words) > 2 {
+		if c.Partitions, err = p.partitions(p.words[2]); err != nil {
+			return err
+		}
+		if len(c.Partitions) == 0 {
+			c.Partitions = nil
+		}
+	}
+	if err := p.noMore(3, usage["elect"]); err != nil {
+		return err
 	}
 	st.Cmd = c
 	return nil
