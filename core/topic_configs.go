@@ -121,6 +121,13 @@ func (c *Cluster) alterTopicConfigs(x AlterTopicConfigs) error {
 		return fmt.Errorf("INVALID_CONFIG: %v", err)
 	}
 	old := t.overrides
+	if maps.Equal(old, over) || len(old) == 0 && len(over) == 0 {
+		// Nothing changes (a DELETE of a key the topic does not
+		// override, a SET of the value it has): Kafka writes no
+		// ConfigRecord (incrementalAlterConfigResource compares the
+		// values).
+		return nil
+	}
 	wasUnclean := t.conf.unclean
 	t.overrides = over
 	t.conf = newTopicConf(s, c.preset)

@@ -177,7 +177,11 @@ func alterTopic(cx *reqCtx, topic string, ops []configOp, replace, validateOnly 
 		case opSet:
 			x.Set[o.name] = *o.value
 		case opDelete:
-			x.Delete = append(x.Delete, o.name)
+			// Kafka's config names are lower-case dotted words; a
+			// DELETE of anything else removes nothing and succeeds.
+			if configName(o.name) {
+				x.Delete = append(x.Delete, o.name)
+			}
 		case opAppend, opSubtract:
 			verb := map[int8]string{opAppend: "APPEND", opSubtract: "SUBTRACT"}[o.op]
 			if slices.Contains(listTopicConfigs, o.name) {
@@ -242,4 +246,15 @@ func alterBroker(cx *reqCtx, name string, ops []configOp) alterResult {
 		names[i] = o.name
 	}
 	return failed(42, "Cannot update these configs dynamically: Set(%s) (kafkasim models no dynamic broker configs: `set` is server.properties)", strings.Join(names, ", "))
+}
+
+// configName reports whether s could be a Kafka config name: lower-case
+// letters, digits, '.', '_' and '-'.
+func configName(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return s != ""
 }
