@@ -46,10 +46,12 @@ func handleElectLeaders(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		notCtrl := controllerCheck(cx)
 		results := map[string]error{}
-		var names, elect []string
+		var names []topicPartition
+		var elect []string
 		cx.s.backend.Do(context.Background(), func(c *core.Cluster) {
 			names = requestedPartitions(c, req)
-			for _, n := range names {
+			for _, tp := range names {
+				n := tp.name()
 				if _, seen := results[n]; seen {
 					continue
 				}
@@ -65,8 +67,9 @@ func handleElectLeaders(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				}
 			}
 			if req.Topics == nil && c.Snapshot().Metadata != "zk" {
-				names = slices.DeleteFunc(names, func(n string) bool {
-					return results[n] != nil && strings.HasPrefix(results[n].Error(), "ELECTION_NOT_NEEDED:")
+				names = slices.DeleteFunc(names, func(tp topicPartition) bool {
+					err := results[tp.name()]
+					return err != nil && strings.HasPrefix(err.Error(), "ELECTION_NOT_NEEDED:")
 				})
 			}
 		})
@@ -82,53 +85,60 @@ func handleElectLeaders(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	}), nil
 }
 
-// requestedPartitions names the request's partitions (TOPIC-N), every
-// partition of every topic when its topics are null.
-func requestedPartitions(c *core.Cluster, req *kmsg.ElectLeadersRequest) []string {
-	var out []string
+// topicPartition is one partition a request names.
+type topicPartition struct {
+	topic     string
+	partition int32
+}
+
+// name is the partition's core name, TOPIC-N.
+func (tp topicPartition) name() string { return tp.topic + "-" + strconv.Itoa(int(tp.partition)) }
+
+// requestedPartitions is the request's partitions, every partition of
+// every topic when its topics are null.
+func requestedPartitions(c *core.Cluster, req *kmsg.ElectLeadersRequest) []topicPartition {
+	var out []topicPartition
 	if req.Topics == nil {
 		for _, t := range c.Topics() {
 			if t.Deleted() {
 				continue
 			}
 			for _, p := range t.Partitions() {
-				out = append(out, p.Name)
+				out = append(out, topicPartition{t.Name, int32(p.ID)})
 			}
 		}
 		return out
 	}
 	for _, t := range req.Topics {
 		for _, p := range t.Partitions {
-			out = append(out, t.Topic+"-"+strconv.Itoa(int(p)))
+			out = append(out, topicPartition{t.Topic, p})
 		}
 	}
 	return out
 }
 
-// electResults groups the per-partition answers by topic, in request order.
-func electResults(names []string, results map[string]error) []kmsg.ElectLeadersResponseTopic {
+// electResults groups the per-partition answers by topic, in request
+// order, each partition once.
+func electResults(names []topicPartition, results map[string]error) []kmsg.ElectLeadersResponseTopic {
 	var out []kmsg.ElectLeadersResponseTopic
 	index := map[string]int{}
-	done := map[string]bool{}
-	for _, n := range names {
-		if done[n] {
+	done := map[topicPartition]bool{}
+	for _, tp := range names {
+		if done[tp] {
 			continue
 		}
-		done[n] = true
-		i := strings.LastIndexByte(n, '-')
-		topic := n[:i]
-		id, _ := strconv.Atoi(n[i+1:])
-		k, ok := index[topic]
+		done[tp] = true
+		k, ok := index[tp.topic]
 		if !ok {
 			k = len(out)
-			index[topic] = k
+			index[tp.topic] = k
 			rt := kmsg.NewElectLeadersResponseTopic()
-			rt.Topic = topic
+			rt.Topic = tp.topic
 			out = append(out, rt)
 		}
 		rp := kmsg.NewElectLeadersResponseTopicPartition()
-		rp.Partition = int32(id)
-		rp.ErrorCode, rp.ErrorMessage = coreError(results[n])
+		rp.Partition = tp.partition
+		rp.ErrorCode, rp.ErrorMessage = coreError(results[tp.name()])
 		out[k].Partitions = append(out[k].Partitions, rp)
 	}
 	return out
