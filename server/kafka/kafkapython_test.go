@@ -143,3 +143,38 @@ func TestKafkaPythonDeleteDisabled(t *testing.T) {
 		})
 	}
 }
+
+// TestKafkaPythonAlterConfigs: kafka-python 2.0's alter_configs
+// (AlterConfigs v0) sets a live topic's retention.ms and
+// min.insync.replicas, answers UNKNOWN_TOPIC_OR_PARTITION for a topic
+// that does not exist, and describe_configs then shows the new values
+// with source DYNAMIC_TOPIC_CONFIG. The API was not served: kafka-python raised
+
+func TestKafkaPythonAlterConfigs(t *testing.T) {
+	py := python3Kafka(t)
+	script, err := filepath.Abs(filepath.Join("testdata", "kafkapython", "alter_configs.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := threeBrokers(t, "3.9", "zk", core.CreateTopic{Topic: "pc", Partitions: 1, RF: 3})
+	_, addr := startServer(t, b, 3)
+	out := runClient(t, "kafka-python", nil, py, script, strings.Join(addrs(addr, 3), ","), "pc")
+	var res struct {
+		Codes     []int
+		Described map[string][2]any
+	}
+	if err := json.Unmarshal([]byte(lastLines(out, 1)), &res); err != nil {
+		t.Fatalf("kafka-python output %q: %v", out, err)
+	}
+	if fmt.Sprint(res.Codes) != "[0 3]" {
+		t.Errorf("alter error codes %v, want [0 3]", res.Codes)
+	}
+	for k, want := range map[string]string{"retention.ms": "60000", "min.insync.replicas": "2"} {
+		if d := res.Described[k]; d[0] != want || d[1] != float64(1) {
+			t.Errorf("%s described %v, want [%s 1] (DYNAMIC_TOPIC_CONFIG)", k, d, want)
+		}
+	}
+	if got := minISR(t, b, "pc"); got != 2 {
+		t.Errorf("the core's min.insync.replicas = %d, want 2", got)
+	}
+}
