@@ -148,8 +148,8 @@ func TestKafkaPythonDeleteDisabled(t *testing.T) {
 // (AlterConfigs v0) sets a live topic's retention.ms and
 // min.insync.replicas, answers UNKNOWN_TOPIC_OR_PARTITION for a topic
 // that does not exist, and describe_configs then shows the new values
-// with source DYNAMIC_TOPIC_CONFIG. The API was not served: kafka-python raised
-
+// with source DYNAMIC_TOPIC_CONFIG. The API was not served: the script
+// failed in alter_configs.
 func TestKafkaPythonAlterConfigs(t *testing.T) {
 	py := python3Kafka(t)
 	script, err := filepath.Abs(filepath.Join("testdata", "kafkapython", "alter_configs.py"))
