@@ -145,7 +145,7 @@ func TestKafkaPythonDeleteDisabled(t *testing.T) {
 }
 
 // TestKafkaPythonAlterConfigs: kafka-python 2.0's alter_configs
-// (AlterConfigs v0) sets a live topic's retention.ms and
+// (AlterConfigs) sets a live topic's retention.ms and
 // min.insync.replicas, answers UNKNOWN_TOPIC_OR_PARTITION for a topic
 // that does not exist, and describe_configs then shows the new values
 // with source DYNAMIC_TOPIC_CONFIG. The API was not served: the script
