@@ -34,11 +34,11 @@ type AlterTopic struct {
 // The controller records the change (ZooKeeper: /config/topics/NAME,
 // AdminZkClient.changeTopicConfig; KRaft: one ConfigRecord per changed key,
 // ConfigurationControlManager.incrementalAlterConfigResource) and the
-// brokers apply it: min.insync.replicas and unclean.leader.election.enable
-// act on the next produce and election. The log configs (segment.bytes,
-// retention.*, segment.ms, index.interval.bytes) are recorded and
-// described but reach only logs created afterwards: kafkasim's log keeps
-// the config it was made with.
+// brokers apply it: min.insync.replicas, unclean.leader.election.enable,
+// flush.* and message.timestamp.type act on the next produce, election
+// or flush. The log configs (segment.bytes, retention.*, segment.ms,
+// index.interval.bytes) are recorded and described but reach only logs
+// created afterwards: kafkasim's log keeps the config it was made with.
 type AlterTopicConfigs struct {
 	Topic  string            `json:"topic"`
 	Set    map[string]string `json:"set,omitempty"`
