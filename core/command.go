@@ -36,9 +36,9 @@ type AlterTopic struct {
 // ConfigurationControlManager.incrementalAlterConfigResource) and the
 // brokers apply it: min.insync.replicas, unclean.leader.election.enable,
 // flush.* and message.timestamp.type act on the next produce, election
-// or flush. The log configs (segment.bytes, retention.*, segment.ms,
-// index.interval.bytes) are recorded and described but reach only logs
-// created afterwards: kafkasim's log keeps the config it was made with.
+// or flush; the log configs (segment.bytes, retention.*, segment.ms,
+// index.interval.bytes) reach every replica's log at once
+// (UnifiedLog.updateConfig: the next roll, append or retention check).
 type AlterTopicConfigs struct {
 	Topic  string            `json:"topic"`
 	Set    map[string]string `json:"set,omitempty"`

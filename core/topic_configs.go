@@ -11,7 +11,7 @@ import (
 // Kafka takes them, kafkasim does not simulate them, so it refuses them
 // rather than pretend.
 var unmodelledTopicConfigs = []string{
-	"cleanup.policy", "compression.type", "delete.retention.ms", "file.delete.delay.ms",
+	"compression.type", "delete.retention.ms", "file.delete.delay.ms",
 	"follower.replication.throttled.replicas", "leader.replication.throttled.replicas",
 	"local.retention.bytes", "local.retention.ms", "max.compaction.lag.ms", "max.message.bytes",
 	"message.downconversion.enable", "message.format.version", "message.timestamp.after.max.ms",
@@ -131,6 +131,7 @@ func (c *Cluster) alterTopicConfigs(x AlterTopicConfigs) error {
 	wasUnclean := t.conf.unclean
 	t.overrides = over
 	t.conf = newTopicConf(s, c.preset)
+	c.updateTopicLogs(t)
 	c.md.topicConfigChanged(t, old)
 	c.emit(Event{Type: EvTopicConfig, Topic: t.Name, Detail: fmt.Sprintf("%s configs now %s", t.Name, formatOverrides(over))})
 	if !wasUnclean && t.conf.unclean && !t.gone() && c.md.controllerUp() && (!c.md.kraft || c.preset.kraftUnclean) {
@@ -143,6 +144,23 @@ func (c *Cluster) alterTopicConfigs(x AlterTopicConfigs) error {
 		c.md.propagate(changed, nil)
 	}
 	return nil
+}
+
+// updateTopicLogs gives every replica's log of t the topic's log config:
+// each broker's TopicConfigHandler calls LogManager.updateTopicConfig,
+// which updates every log of the topic it has (UnifiedLog.updateConfig),
+// so a live topic's new retention.ms or segment.bytes applies to the logs
+// it already has, not only to new ones. A broker that is down gets it as
+// it starts (it reads the topic's configs then), so every replica is
+// updated now.
+func (c *Cluster) updateTopicLogs(t *Topic) {
+	for _, p := range t.parts {
+		for _, b := range c.brokers {
+			if r := b.replicas[p]; r != nil {
+				r.log.SetConfig(t.conf.log)
+			}
+		}
+	}
 }
 
 // formatOverrides is a topic's overrides as KEY=VALUE,... sorted, or "defaults".

@@ -56,7 +56,7 @@ func TestAlterTopicConfigsRecords(t *testing.T) {
 	}{
 		{AlterTopicConfigs{Topic: "nope", Set: map[string]string{"no.such": "1"}}, "INVALID_CONFIG: Unknown topic config name: no.such"},
 		{AlterTopicConfigs{Topic: "nope", Set: map[string]string{"retention.ms": "1"}}, "UNKNOWN_TOPIC_OR_PARTITION"},
-		{AlterTopicConfigs{Topic: "t", Set: map[string]string{"cleanup.policy": "compact"}}, "INVALID_CONFIG: kafkasim does not simulate"},
+		{AlterTopicConfigs{Topic: "t", Set: map[string]string{"max.message.bytes": "2000000"}}, "INVALID_CONFIG: kafkasim does not simulate"},
 		{AlterTopicConfigs{Topic: "t", Set: map[string]string{"retention.ms": "soon"}}, "INVALID_CONFIG: Invalid value soon for configuration retention.ms"},
 		{AlterTopicConfigs{Topic: "t", Set: map[string]string{"retention.ms": "1"}, Delete: []string{"retention.ms"}}, "INVALID_REQUEST"},
 		{AlterTopicConfigs{Topic: "t"}, "nothing to change"},

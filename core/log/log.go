@@ -48,6 +48,12 @@ func New(cfg Config, now int64) *Log {
 // Config returns the log's (normalized) configuration.
 func (l *Log) Config() Config { return l.cfg }
 
+// SetConfig replaces the log's config, as UnifiedLog.updateConfig does when
+// a topic's configs change at runtime: segment.bytes and segment.ms decide
+// the next roll, index.interval.bytes the next appends, retention.* the
+// next retention check. Segments already written stay as they are.
+func (l *Log) SetConfig(cfg Config) { l.cfg = cfg.normalize() }
+
 // LEO is the log end offset: the offset the next appended batch must carry.
 func (l *Log) LEO() int64 { return l.leo }
 
