@@ -169,18 +169,7 @@ func (b *Broker) startPeriodic() {
 
 // every runs fn every d() ms while the process lives and its periodic
 // generation is current.
-func (b *Broker) every(d func() int64, fn func()) {
-	gen := b.periodGen
-	var tick func()
-	tick = func() {
-		if b.periodGen != gen {
-			return
-		}
-		fn()
-		b.after(d(), tick)
-	}
-	b.after(d(), tick)
-}
+func (b *Broker) every(d func() int64, fn func()) { b.everyAfter(b.c.now+d(), d, fn) }
 
 // everyAfter runs fn first at first, then every d() ms while the process
 // lives and its periodic generation is current, as LogManager.startup

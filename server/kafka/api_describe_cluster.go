@@ -48,13 +48,9 @@ func handleDescribeCluster(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		}
 		resp.ClusterID, resp.ControllerID = md.ClusterID, -1
 		for _, b := range md.Brokers {
-			host, port := cx.s.Addr(b.ID)
 			rb := kmsg.NewDescribeClusterResponseBroker()
-			rb.NodeID, rb.Host, rb.Port = int32(b.ID), host, int32(port)
-			if b.Rack != "" {
-				rack := b.Rack
-				rb.Rack = &rack
-			}
+			rb.NodeID = int32(b.ID)
+			rb.Host, rb.Port, rb.Rack = advertised(cx, b)
 			resp.Brokers = append(resp.Brokers, rb)
 			if b.ID == md.Controller {
 				resp.ControllerID = int32(b.ID)

@@ -48,13 +48,9 @@ func handleMetadata(cx *reqCtx, r kmsg.Request) (*plan, error) {
 		resp.ClusterID = &id
 		resp.ControllerID = int32(md.Controller)
 		for _, b := range md.Brokers {
-			host, port := cx.s.Addr(b.ID)
 			mb := kmsg.NewMetadataResponseBroker()
-			mb.NodeID, mb.Host, mb.Port = int32(b.ID), host, int32(port)
-			if b.Rack != "" {
-				rack := b.Rack
-				mb.Rack = &rack
-			}
+			mb.NodeID = int32(b.ID)
+			mb.Host, mb.Port, mb.Rack = advertised(cx, b)
 			resp.Brokers = append(resp.Brokers, mb)
 		}
 		for _, t := range md.Topics {
@@ -84,4 +80,16 @@ func int32s(v []int) []int32 {
 		out[i] = int32(x)
 	}
 	return out
+}
+
+// advertised is where clients reach broker b and its rack (nil for none),
+// as Metadata and DescribeCluster list it: the listener's advertised
+// host and port (advertised.listeners).
+func advertised(cx *reqCtx, b core.MetadataBroker) (host string, port int32, rack *string) {
+	host, p := cx.s.Addr(b.ID)
+	if b.Rack != "" {
+		r := b.Rack
+		rack = &r
+	}
+	return host, int32(p), rack
 }
