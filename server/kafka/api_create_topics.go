@@ -17,7 +17,8 @@ package kafka
 // id (v7+, KIP-516); a topic refused with -1 for both, the schema's
 // default (CreatableTopicResult), no configs and no id. In ZooKeeper
 // mode the request must reach the controller (NOT_CONTROLLER otherwise);
-// in KRaft mode any broker forwards it.
+// in KRaft mode any broker forwards it. A topic named twice is
+// INVALID_REQUEST (create_topics_dup.go).
 
 import (
 	"context"
@@ -35,8 +36,17 @@ func handleCreateTopics(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	return local(cx, func() kmsg.Response {
 		resp := req.ResponseKind().(*kmsg.CreateTopicsResponse)
 		notCtrl := controllerCheck(cx)
+		create := func(t kmsg.CreateTopicsRequestTopic) kmsg.CreateTopicsResponseTopic {
+			return createTopic(cx, req, t, notCtrl)
+		}
+		if dups := duplicateNames(req.Topics); len(dups) > 0 && notCtrl == 0 {
+			if style := createDupStyle(cx); style != dupNone {
+				resp.Topics = createTopicsWithDuplicates(cx, req.Topics, dups, style, create)
+				return resp
+			}
+		}
 		for _, t := range req.Topics {
-			resp.Topics = append(resp.Topics, createTopic(cx, req, t, notCtrl))
+			resp.Topics = append(resp.Topics, create(t))
 		}
 		return resp
 	}), nil
