@@ -102,7 +102,7 @@ func createTopic(cx *reqCtx, req *kmsg.CreateTopicsRequest, t kmsg.CreateTopicsR
 // replication factor first (ReplicationControlManager.createTopic).
 func assignmentAndCounts(cx *reqCtx, t kmsg.CreateTopicsRequestTopic) *string {
 	var mode string
-	cx.s.backend.Do(context.Background(), func(c *core.Cluster) { mode = c.Snapshot().Metadata })
+	cx.s.backend.Do(context.Background(), func(c *core.Cluster) { mode = c.Mode() })
 	msg := "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time."
 	switch {
 	case mode != "kraft":

@@ -66,7 +66,7 @@ func handleElectLeaders(cx *reqCtx, r kmsg.Request) (*plan, error) {
 					elect = append(elect, n)
 				}
 			}
-			if req.Topics == nil && c.Snapshot().Metadata != "zk" {
+			if req.Topics == nil && c.Mode() != "zk" {
 				names = slices.DeleteFunc(names, func(tp topicPartition) bool {
 					err := results[tp.name()]
 					return err != nil && strings.HasPrefix(err.Error(), "ELECTION_NOT_NEEDED:")

@@ -36,9 +36,9 @@ const (
 
 // createDupStyle is the cluster's dupStyle.
 func createDupStyle(cx *reqCtx) dupStyle {
-	var mode string
-	cx.s.backend.Do(context.Background(), func(c *core.Cluster) { mode = c.Snapshot().Metadata })
-	switch p := cx.preset(); {
+	var mode, p string
+	cx.s.backend.Do(context.Background(), func(c *core.Cluster) { mode, p = c.Mode(), c.Version() })
+	switch {
 	case p == "0.8" || p == "0.11":
 		return dupMap
 	case mode != "kraft":
