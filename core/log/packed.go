@@ -3,6 +3,8 @@ package log
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 )
 
 // Packed is a batch's records kept the way a segment file keeps them: the
@@ -14,11 +16,20 @@ import (
 // every cycle for as long as the log keeps the batch, while a Packed holds
 // three pointers however many records it has. Record reads one back, the
 // same Record a []Record would have held (a null value as NullValue). A
-// Packed never changes after Pack returns it, so any number of batches,
-// replicas and goroutines may share it.
+// Packed's records never change after Pack returns it, so any number of
+// batches, replicas and goroutines may share it.
+//
+// A batch the client compressed may be packed lazily (PackLazy): Kafka's
+// broker appends such a batch as it came, compressed, and reads its
+// records only to validate them, so the packed batch keeps only the wire
+// bytes and inflates its records again (once) when something reads them,
+// as a page showing a record's story does. Until then data and starts
+// are empty; n, size, maxTsDelta, kvBytes and canonical never depend on
+// it.
 type Packed struct {
 	data   string  // the records section; every key, value and header is a substring
 	starts []int32 // starts[i] is where record i begins in data; strictly increasing
+	n      int32   // the record count: len(starts) once loaded
 	// size is what the records occupy in a segment with offset deltas
 	// 0, 1, 2... (Batch.Size minus the header), maxTsDelta the largest
 	// timestamp delta (0 at least: Batch.Timestamp itself counts).
@@ -27,7 +38,18 @@ type Packed struct {
 	kvBytes    int64 // the keys' and values' bytes, for request limits
 	canonical  bool  // offset deltas 0, 1, 2...: data is what the log would write
 	wire       string
+
+	// inflate, when set, recovers data from wire on the first read
+	// (load); loaded guards it, so goroutines sharing p may read it.
+	inflate Inflate
+	loaded  sync.Once
 }
+
+// Inflate returns the records section of wire, a whole v2 batch as its
+// client encoded it, decompressed: what PackLazy validated. It must
+// return the same bytes every time and never share them with a caller
+// who may write them.
+type Inflate func(wire string) (string, error)
 
 // Errors Pack reports, wrapped with the record they concern.
 var (
@@ -56,7 +78,7 @@ func Pack(data, wire string, n int, recs []Record) (*Packed, error) {
 	if n <= 0 || len(data) > maxPackedBytes || int64(n)*minRecordBytes > int64(len(data)) {
 		return nil, fmt.Errorf("%d records in %d bytes", n, len(data))
 	}
-	p := &Packed{data: data, starts: make([]int32, n), canonical: true}
+	p := &Packed{data: data, starts: make([]int32, n), n: int32(n), canonical: true}
 	fill := len(recs) == n
 	pos := 0
 	size := 0
@@ -99,8 +121,67 @@ func Pack(data, wire string, n int, recs []Record) (*Packed, error) {
 	return p, nil
 }
 
+// PackLazy is Pack for a compressed batch whose records section, data,
+// lives in a buffer the caller reuses once PackLazy returns: it checks
+// data as Pack does, and, when the records are canonical, keeps only
+// wire (the batch as the client sent it, compressed) and inflate, which
+// reads data back from wire on the first Record or Records. Records that
+// are not canonical (a Fetch cannot serve wire) are copied out of data
+// and kept as Pack keeps them. Either way p reads back the same records.
+func PackLazy(data, wire string, n int, inflate Inflate) (*Packed, error) {
+	p, err := Pack(data, wire, n, nil)
+	if err != nil {
+		return nil, err
+	}
+	if p.canonical && inflate != nil {
+		p.data, p.starts, p.inflate = "", nil, inflate
+	} else {
+		p.data = strings.Clone(data) // starts index the same bytes
+	}
+	return p, nil
+}
+
+// load reads a lazily packed batch's records back from its wire bytes,
+// once; a Packed from Pack is loaded already.
+func (p *Packed) load() {
+	p.loaded.Do(func() {
+		if p.inflate == nil {
+			return
+		}
+		data, err := p.inflate(p.wire)
+		if err != nil {
+			panic("log: a packed batch no longer inflates: " + err.Error()) // PackLazy checked it
+		}
+		starts, err := recordStarts(data, int(p.n))
+		if err != nil {
+			panic("log: a packed batch no longer parses: " + err.Error())
+		}
+		p.data, p.starts = data, starts
+	})
+}
+
+// recordStarts is where each of data's n records begins (each record's
+// length varint says where the next one starts), for records Pack
+// checked already; an error if they do not fill data exactly.
+func recordStarts(data string, n int) ([]int32, error) {
+	starts := make([]int32, n)
+	pos := 0
+	for i := range starts {
+		size, next, ok := varint(data, pos)
+		if !ok || size < 0 || size > int64(len(data)-next) {
+			return nil, fmt.Errorf("record %d: %w", i, ErrRecordTruncated)
+		}
+		starts[i] = int32(pos)
+		pos = next + int(size)
+	}
+	if pos != len(data) {
+		return nil, fmt.Errorf("%d bytes after the last record", len(data)-pos)
+	}
+	return starts, nil
+}
+
 // Len is the number of records.
-func (p *Packed) Len() int { return len(p.starts) }
+func (p *Packed) Len() int { return int(p.n) }
 
 // RecordsOr is recs, or, when recs is nil, p's records read into a new
 // slice (nil when p is nil too): how every holder of records in either
@@ -125,6 +206,7 @@ func LenOr(recs []Record, p *Packed) int {
 // Record is record i (0 <= i < Len()). Its strings share the packed
 // bytes; only headers, when the record has some, are allocated.
 func (p *Packed) Record(i int) Record {
+	p.load()
 	var r Record
 	if _, _, err := readRecord(p.data, int(p.starts[i]), &r); err != nil {
 		panic("log: a packed record no longer parses: " + err.Error()) // Pack checked it
@@ -134,6 +216,7 @@ func (p *Packed) Record(i int) Record {
 
 // Records appends every record to dst and returns it.
 func (p *Packed) Records(dst []Record) []Record {
+	p.load()
 	for i := range p.starts {
 		dst = append(dst, p.Record(i))
 	}

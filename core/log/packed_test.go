@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/kafkasim/kafkasim/core/log"
 	"github.com/kafkasim/kafkasim/internal/recordbatch"
@@ -290,4 +291,56 @@ func BenchmarkPack(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)*float64(len(recs))/b.Elapsed().Seconds(), "records/s")
+}
+
+// TestPackLazy: a lazily packed batch does not keep the buffer it was
+// checked in (the caller reuses it; the test, like the protocol layer,
+// passes the buffer's bytes as a string without a copy): it inflates its records from the
+// wire once, on the first read, and reads back what Pack would; sizes,
+// counts and timestamps are known before. Records that are not canonical
+// are copied out of the buffer instead, since no wire can serve them.
+func TestPackLazy(t *testing.T) {
+	recs := packedSample()
+	data := recordsSection(recs)
+	buf := []byte(data)
+	inflated := 0
+	inflate := func(wire string) (string, error) {
+		inflated++
+		if wire != "wire" {
+			return "", errors.New("not the wire")
+		}
+		return data, nil
+	}
+	p, err := log.PackLazy(unsafe.String(&buf[0], len(buf)), "wire", len(recs), inflate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range buf {
+		buf[i] = 0 // the caller reuses its buffer
+	}
+	plain := &log.Batch{Timestamp: 1000, Records: recs}
+	packed := &log.Batch{Timestamp: 1000, Packed: p}
+	if p.Len() != len(recs) || packed.Size() != plain.Size() || packed.MaxTimestamp() != plain.MaxTimestamp() || inflated != 0 {
+		t.Fatalf("len %d, size %d/%d, max timestamp %d/%d, inflated %d times before a read",
+			p.Len(), packed.Size(), plain.Size(), packed.MaxTimestamp(), plain.MaxTimestamp(), inflated)
+	}
+	if got := p.Records(nil); !reflect.DeepEqual(got, recs) {
+		t.Errorf("read back %+v, want %+v", got, recs)
+	}
+	if r := p.Record(1); r.Value != recs[1].Value || inflated != 1 {
+		t.Errorf("record 1 %+v, inflated %d times", r, inflated)
+	}
+
+	// Offset deltas 0, 2: kept as Pack keeps them, from a copy.
+	odd := []byte(recordsSection(recs[:1]) + strings.Replace(recordsSection(recs[:1]), "\x00\x00\x02k", "\x00\x04\x02k", 1))
+	q, err := log.PackLazy(unsafe.String(&odd[0], len(odd)), "wire", 2, inflate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range odd {
+		odd[i] = 0
+	}
+	if q.Canonical() || q.Wire() != "" || q.Record(1).Key != "k" || inflated != 1 {
+		t.Errorf("not canonical: canonical %v, wire %q, record 1 %+v, inflated %d", q.Canonical(), q.Wire(), q.Record(1), inflated)
+	}
 }

@@ -32,11 +32,17 @@ var zstdDec, _ = zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxDecompressed),
 
 // decompress inflates a batch's records section. Except for codecNone
 // (src itself), the result is a new buffer the caller owns and that
-// nothing else refers to (decodeBatch keeps it as a string). Snappy comes in two
-// framings: the Java client's xerial stream (SnappyOutputStream: a magic
-// header, then length-prefixed blocks) and librdkafka's raw block; both
-// are accepted, as Kafka's broker does.
-func decompress(codec int, src []byte) ([]byte, error) {
+// nothing else refers to. Snappy comes in two framings: the Java client's
+// xerial stream (SnappyOutputStream: a magic header, then length-prefixed
+// blocks) and librdkafka's raw block; both are accepted, as Kafka's
+// broker does.
+func decompress(codec int, src []byte) ([]byte, error) { return decompressInto(codec, nil, src) }
+
+// decompressInto is decompress writing into dst's storage when it has
+// room (dst's contents are overwritten), as Kafka's LogValidator
+// decompresses through a BufferSupplier that each request handler
+// thread reuses; src is only read.
+func decompressInto(codec int, dst, src []byte) ([]byte, error) {
 	switch codec {
 	case codecNone:
 		return src, nil
@@ -45,32 +51,36 @@ func decompress(codec int, src []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return readLimited(zr)
+		return readLimited(dst, zr)
 	case codecSnappy:
 		if bytes.HasPrefix(src, xerialMagic) {
-			return xerialDecode(src)
+			return xerialDecode(dst, src)
 		}
-		return snappyBlock(src)
+		return snappyBlock(dst, src)
 	case codecLZ4:
-		return readLimited(lz4.NewReader(bytes.NewReader(src)))
+		return readLimited(dst, lz4.NewReader(bytes.NewReader(src)))
 	case codecZstd:
-		return zstdDec.DecodeAll(src, nil)
+		return zstdDec.DecodeAll(src, dst[:0])
 	}
 	return nil, fmt.Errorf("unknown compression codec %d", codec)
 }
 
-func readLimited(r io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxDecompressed+1))
+// readLimited reads r to its end into dst's storage (growing it as
+// needed), at most maxDecompressed bytes.
+func readLimited(dst []byte, r io.Reader) ([]byte, error) {
+	buf := bytes.NewBuffer(dst[:0])
+	_, err := buf.ReadFrom(io.LimitReader(r, maxDecompressed+1))
 	if err != nil {
 		return nil, err
 	}
+	b := buf.Bytes()
 	if len(b) > maxDecompressed {
 		return nil, errTooBig
 	}
 	return b, nil
 }
 
-func snappyBlock(src []byte) ([]byte, error) {
+func snappyBlock(dst, src []byte) ([]byte, error) {
 	n, err := s2.DecodedLen(src)
 	if err != nil {
 		return nil, err
@@ -78,7 +88,7 @@ func snappyBlock(src []byte) ([]byte, error) {
 	if n > maxDecompressed {
 		return nil, errTooBig
 	}
-	return s2.Decode(nil, src)
+	return s2.Decode(dst[:cap(dst)], src)
 }
 
 // xerialMagic starts a xerial snappy stream; a 4-byte version and a
@@ -86,13 +96,13 @@ func snappyBlock(src []byte) ([]byte, error) {
 // and a raw snappy block.
 var xerialMagic = []byte{0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0}
 
-func xerialDecode(src []byte) ([]byte, error) {
+func xerialDecode(dst, src []byte) ([]byte, error) {
 	src = src[len(xerialMagic):]
 	if len(src) < 8 {
 		return nil, errors.New("xerial header truncated")
 	}
 	src = src[8:]
-	var out []byte
+	out := dst[:0]
 	for len(src) > 0 {
 		if len(src) < 4 {
 			return nil, errors.New("xerial block length truncated")
@@ -102,7 +112,7 @@ func xerialDecode(src []byte) ([]byte, error) {
 		if uint64(n) > uint64(len(src)) {
 			return nil, errors.New("xerial block truncated")
 		}
-		b, err := snappyBlock(src[:n])
+		b, err := snappyBlock(nil, src[:n])
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"sync"
 	"unsafe"
 
 	"github.com/kafkasim/kafkasim/core"
@@ -73,14 +74,15 @@ func decodeBatches(b []byte) ([]wireBatch, error) {
 }
 
 // decodeBatch parses one whole v2 batch (length and CRC already checked).
-// The records section is decompressed (or, uncompressed, the whole batch
-// copied out of the frame) into one string that every key, value and
-// header of the batch slices, and checked and packed by log.Pack: one
-// allocation for the batch's bytes, one for where each record starts,
-// none per record, and no Record made (the core reads one only when
-// something asks: a page watching, a query). The
-// batch's bytes are copied out of the frame as the packed batch's Wire;
-// uncompressed, its records are that same copy.
+// The batch's bytes are copied out of the frame as the packed batch's
+// Wire. Uncompressed, its records are that same copy, checked and packed
+// by log.Pack: one allocation for the batch's bytes, one for where each
+// record starts, none per record, and no Record made (the core reads one
+// only when something asks: a page watching, a query). Compressed, the
+// records are inflated into a buffer reused from batch to batch, checked,
+// and packed lazily (log.PackLazy): what the log keeps is the compressed
+// batch, as Kafka's broker appends it, and the records are inflated again
+// only if something reads them.
 func decodeBatch(raw []byte) (wireBatch, error) {
 	attrs := binary.BigEndian.Uint16(raw[21:])
 	wb := wireBatch{Timestamp: int64(binary.BigEndian.Uint64(raw[27:])), ProducerID: int64(binary.BigEndian.Uint64(raw[43:])),
@@ -93,24 +95,73 @@ func decodeBatch(raw []byte) (wireBatch, error) {
 	if n <= 0 || n > maxRecordsPerBatch {
 		return wb, fmt.Errorf("%w: %d records", errCorrupt, n)
 	}
-	data, err := decompress(wb.Codec, raw[61:])
+	if wb.Codec == codecNone {
+		return packPlain(wb, raw, n)
+	}
+	scratch := inflateBuffers.Get().(*[]byte)
+	defer putInflateBuffer(scratch)
+	data, err := decompressInto(wb.Codec, *scratch, raw[recordbatch.Overhead:])
 	if err != nil {
 		return wb, fmt.Errorf("%w: %v", errCorrupt, err)
 	}
+	*scratch = data
 	if int64(len(data)) < int64(n)*7 { // the smallest record is 7 bytes
 		return wb, fmt.Errorf("%w: %d records in %d bytes", errCorrupt, n, len(data))
 	}
-	whole := string(raw) // raw is the request's frame: copy the batch out of it
-	s := whole[recordbatch.Overhead:]
-	if wb.Codec != codecNone {
-		// decompress returned a buffer of its own that nothing else
-		// holds or will write: the records keep it as it is.
-		s = unsafe.String(unsafe.SliceData(data), len(data))
-	}
-	if wb.Packed, err = log.Pack(s, whole, int(n), nil); err != nil {
+	s := unsafe.String(unsafe.SliceData(data), len(data)) // read only until PackLazy returns
+	if wb.Packed, err = log.PackLazy(s, string(raw), int(n), inflaters[wb.Codec]); err != nil {
 		return wb, fmt.Errorf("%w: %v", errCorrupt, err)
 	}
 	return wb, nil
+}
+
+// packPlain packs an uncompressed batch: its records are the batch's own
+// bytes after the header.
+func packPlain(wb wireBatch, raw []byte, n int32) (wireBatch, error) {
+	if int64(len(raw)-recordbatch.Overhead) < int64(n)*7 {
+		return wb, fmt.Errorf("%w: %d records in %d bytes", errCorrupt, n, len(raw)-recordbatch.Overhead)
+	}
+	whole := string(raw) // raw is the request's frame: copy the batch out of it
+	var err error
+	if wb.Packed, err = log.Pack(whole[recordbatch.Overhead:], whole, int(n), nil); err != nil {
+		return wb, fmt.Errorf("%w: %v", errCorrupt, err)
+	}
+	return wb, nil
+}
+
+// inflateBuffers holds the buffers decodeBatch inflates batches into
+// (*[]byte); putInflateBuffer keeps none over maxPooledInflate, so one
+// huge batch does not pin its buffer.
+var inflateBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledInflate = 1 << 20
+
+func putInflateBuffer(b *[]byte) {
+	if cap(*b) <= maxPooledInflate {
+		inflateBuffers.Put(b)
+	}
+}
+
+// inflaters are the log.Inflate of each codec: a lazily packed batch's
+// records read back from its wire bytes (a new buffer each time, which
+// the packed batch keeps).
+var inflaters = [...]log.Inflate{
+	codecGzip: inflateWire(codecGzip), codecSnappy: inflateWire(codecSnappy),
+	codecLZ4: inflateWire(codecLZ4), codecZstd: inflateWire(codecZstd),
+}
+
+func inflateWire(codec int) log.Inflate {
+	return func(wire string) (string, error) {
+		if len(wire) < recordbatch.Overhead {
+			return "", errCorrupt
+		}
+		src := wire[recordbatch.Overhead:]
+		data, err := decompress(codec, unsafe.Slice(unsafe.StringData(src), len(src))) // only read
+		if err != nil {
+			return "", err
+		}
+		return unsafe.String(unsafe.SliceData(data), len(data)), nil
+	}
 }
 
 // fetchedBatch is a stored batch as a Fetch encodes it (timestamps on

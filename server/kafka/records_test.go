@@ -50,7 +50,7 @@ func encode(b recordbatch.Batch) []byte { return recordbatch.Append(nil, &b, nil
 
 // compressBatch rewrites a batch's records section with codec, as a
 // producer does.
-func compressBatch(t *testing.T, b []byte, codec int) []byte {
+func compressBatch(t testing.TB, b []byte, codec int) []byte {
 	var rb kmsg.RecordBatch
 	if err := rb.ReadFrom(b); err != nil {
 		t.Fatal(err)
@@ -101,6 +101,39 @@ func TestDecompressCodecs(t *testing.T) {
 	got, err := decompress(codecSnappy, x)
 	if err != nil || !bytes.Equal(got, rb.Records) {
 		t.Fatalf("xerial: %v", err)
+	}
+}
+
+// TestCompressedBatchesKeepTheirRecords: a compressed batch is inflated
+// into a buffer reused for the next batch and kept compressed (packed
+// lazily), yet each batch decoded reads back its own records, before and
+// after others reused the buffer, for every codec; the wire kept is the
+// batch as sent.
+func TestCompressedBatchesKeepTheirRecords(t *testing.T) {
+	for _, codec := range []int{codecGzip, codecSnappy, codecLZ4, codecZstd} {
+		var batches []wireBatch
+		var wires [][]byte
+		for i := range 4 {
+			plain := encode(recordbatch.Batch{Timestamp: 5, ProducerID: -1, BaseSequence: -1,
+				Records: []log.Record{{Key: strings.Repeat(string(rune('a'+i)), 50+i), HasKey: true, Value: strings.Repeat("v", 400*(4-i))},
+					{Value: string(rune('p' + i)), TimestampDelta: int64(i)}}})
+			w := compressBatch(t, plain, codec)
+			got, err := decodeBatches(w)
+			if err != nil {
+				t.Fatalf("codec %d batch %d: %v", codec, i, err)
+			}
+			batches, wires = append(batches, got[0]), append(wires, w)
+		}
+		for i, b := range batches {
+			recs := b.recs()
+			if len(recs) != 2 || recs[0].Key != strings.Repeat(string(rune('a'+i)), 50+i) || len(recs[0].Value) != 400*(4-i) ||
+				recs[1].Value != string(rune('p'+i)) || recs[1].TimestampDelta != int64(i) {
+				t.Errorf("codec %d batch %d read back %+v", codec, i, recs)
+			}
+			if b.Packed.Wire() != string(wires[i]) {
+				t.Errorf("codec %d batch %d: wire is not the batch as sent", codec, i)
+			}
+		}
 	}
 }
 
