@@ -29,10 +29,10 @@ func (m *member) consumed() []*Partition {
 // (0.11 to 4.0 alike). "" if the commit may be sent.
 //
 // Not modelled yet: a commit while joining or syncing (2.5+
-// RebalanceInProgressException, 0.11 CommitFailedException), and
-// commitOffsetsSync's success without a request when no owned partition
-// has a position; kafkasim sends those, and goldens such as
-// idempotent-epoch-bump-other-partition rely on that request's timeout.
+// RebalanceInProgressException, 0.11 CommitFailedException); kafkasim
+// sends it. (With no owned partition that has a position there is
+// nothing to commit: sendCommit and commitSync succeed without a
+// request, before this check, as commitOffsetsSync does.)
 func (m *member) notInGroup() string {
 	if m.manual || m.state != mUnjoined || m.generation >= 0 || len(m.consumed()) == 0 {
 		return "" // a manually assigned consumer commits with no generation

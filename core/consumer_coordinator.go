@@ -147,6 +147,10 @@ func (m *member) commitSync() (*op, error) {
 		if over {
 			return
 		}
+		if len(m.consumed()) == 0 {
+			result = new("") // commitOffsetsSync: nothing to commit returns at once, no coordinator asked
+			return
+		}
 		if m.coord < 0 {
 			m.findCoordinator()
 			k.after(k.conf.backoff, attempt)
@@ -208,9 +212,20 @@ func commitRetriable(err string) bool {
 	return commitMarksCoordinatorUnknown(err)
 }
 
-// sendCommit sends OffsetCommit with the positions of owned partitions.
+// sendCommit sends OffsetCommit with the positions of owned partitions;
+// with none (no partition assigned, or none with a position yet) it sends
+// nothing and succeeds at once, as ConsumerCoordinator.sendOffsetCommitRequest
+// returns RequestFuture.voidSuccess() for empty offsets (0.9 to 4.0): an
+// idle member of a group with more members than partitions auto-commits
+// without a request every auto.commit.interval.ms.
 func (m *member) sendCommit(done func(string)) {
 	k, c := m.k, m.c()
+	if len(m.consumed()) == 0 {
+		if done != nil {
+			done("")
+		}
+		return
+	}
 	b := c.Broker(m.coord)
 	if b == nil {
 		if done != nil {

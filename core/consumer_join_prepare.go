@@ -26,8 +26,8 @@ func (m *member) joinPrepareCommit() {
 		k.pump() // fetching resumes (see holdRecords)
 	}
 	attempt = func() {
-		if len(m.owned) == 0 || m.state != mStable {
-			done() // the membership was lost meanwhile: nothing to commit
+		if len(m.consumed()) == 0 || m.state != mStable {
+			done() // nothing consumed (commitOffsetsAsync of empty offsets completes locally), or the membership was lost meanwhile
 			return
 		}
 		if m.coord < 0 {
