@@ -2,9 +2,14 @@ package core
 
 import "fmt"
 
+// errRebalancing is the exception 2.5+ commitSync throws, without
+// sending anything, for a member that is joining or syncing
+// (ConsumerCoordinator.sendOffsetCommitRequest, KAFKA-8421).
+const errRebalancing = "RebalanceInProgressException: Offset commit cannot be completed since the consumer is undergoing a rebalance for auto partition assignment. You can try completing the rebalance by calling poll() and then retry the operation."
+
 // errKickedOut is the exception commitSync throws, without sending
-// anything, for a member whose generation was reset
-// (ConsumerCoordinator.sendOffsetCommitRequest).
+// anything, for a member whose generation was reset, or that is
+// rebalancing before 2.5 (ConsumerCoordinator.sendOffsetCommitRequest).
 const errKickedOut = "CommitFailedException: Offset commit cannot be completed since the consumer is not part of an active group for auto partition assignment; it is likely that the consumer was kicked out of the group."
 
 // consumed lists the owned partitions that have a position, in order:
@@ -22,20 +27,30 @@ func (m *member) consumed() []*Partition {
 // notInGroup is the check ConsumerCoordinator.sendOffsetCommitRequest
 // makes before it builds an OffsetCommit for a subscribed consumer:
 // generationIfStable is null unless the member is Stable, and the commit
-// fails locally, not retriable. A member whose generation was reset (the
-// heartbeat thread's poll timeout, or an UNKNOWN_MEMBER_ID /
-// ILLEGAL_GENERATION; member.reset) still owns its partitions until its
+// fails locally, not retriable. A member that is joining or syncing
+// (rebalanceInProgress: PREPARING_REBALANCE, COMPLETING_REBALANCE) gets
+// RebalanceInProgressException from 2.5 (KAFKA-8421: not fatal, poll and
+// retry), CommitFailedException before; it still has something to commit
+// when it keeps its partitions through the rebalance (cooperative, or
+// eager before its onJoinPrepare revoked them). A member whose generation
+// was reset (the heartbeat thread's poll timeout, or an UNKNOWN_MEMBER_ID
+// / ILLEGAL_GENERATION; member.reset) still owns its partitions until its
 // next poll, so it has offsets to commit, and gets CommitFailedException
-// (0.11 to 4.0 alike). "" if the commit may be sent.
-//
-// Not modelled yet: a commit while joining or syncing (2.5+
-// RebalanceInProgressException, 0.11 CommitFailedException); kafkasim
-// sends it. (With no owned partition that has a position there is
-// nothing to commit: sendCommit and commitSync succeed without a
-// request, before this check, as commitOffsetsSync does.)
+// (0.11 to 4.0 alike). "" if the commit may be sent. (With no owned
+// partition that has a position there is nothing to commit: sendCommit
+// and commitSync succeed without a request, before this check, as
+// commitOffsetsSync does.)
 func (m *member) notInGroup() string {
-	if m.manual || m.state != mUnjoined || m.generation >= 0 || len(m.consumed()) == 0 {
+	switch {
+	case m.manual || m.state == mStable || len(m.consumed()) == 0:
 		return "" // a manually assigned consumer commits with no generation
+	case m.state == mJoining || m.state == mSyncing:
+		if m.k.c.preset.commitRebalanceInProgress {
+			return errRebalancing
+		}
+		return errKickedOut
+	case m.generation >= 0:
+		return ""
 	}
 	return errKickedOut
 }

@@ -184,7 +184,7 @@ func (m *member) commitSync() (*op, error) {
 				return fmt.Errorf("commit failed: %s", last)
 			case result == nil:
 				return fmt.Errorf("commit timed out")
-			case *result == errKickedOut:
+			case *result == errKickedOut || *result == errRebalancing:
 				return fmt.Errorf("%s", *result)
 			case *result == "ILLEGAL_GENERATION" || *result == "UNKNOWN_MEMBER_ID" || *result == "REBALANCE_IN_PROGRESS":
 				return fmt.Errorf("CommitFailedException (%s): the group has already rebalanced and assigned the partitions to another member", *result)
