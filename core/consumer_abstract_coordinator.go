@@ -407,10 +407,11 @@ func (m *member) startHeartbeats() {
 	m.k.after(m.k.conf.heartbeatMs, tick)
 }
 
-// heartbeat sends one Heartbeat while Stable.
+// heartbeat sends one Heartbeat while Stable and, from 2.7, while
+// syncing (heartbeatsWhileSyncing).
 func (m *member) heartbeat() {
 	k, c := m.k, m.c()
-	if m.state != mStable || m.coord < 0 || m.inflight {
+	if m.coord < 0 || !m.heartbeating() {
 		return
 	}
 	b := c.Broker(m.coord)
@@ -421,7 +422,12 @@ func (m *member) heartbeat() {
 		err := b.handleHeartbeat(heartbeatReq{group: k.Group, memberID: id, generation: gen})
 		k.reply(b, "HeartbeatResponse", func() {
 			done = true
-			if m.hbSeq == seq && m.id == id && m.generation == gen {
+			// Every answer counts, not only the latest heartbeat's: the
+			// heartbeat thread sends one each heartbeat.interval.ms
+			// whether or not the last is answered, and
+			// HeartbeatResponseHandler handles each (on a link slower than
+			// the interval, every answer is an older heartbeat's).
+			if m.id == id && m.generation == gen {
 				m.onHeartbeat(err)
 			}
 		})
@@ -436,10 +442,29 @@ func (m *member) heartbeat() {
 	})
 }
 
+// heartbeating reports whether the heartbeat thread sends: while Stable
+// with no join under way, and from 2.7 (KAFKA-10134) also in
+// COMPLETING_REBALANCE, between the JoinGroup answer and the SyncGroup
+// answer (HeartbeatThread.run disables itself only while
+// MemberState.hasNotJoinedGroup: UNJOINED or PREPARING_REBALANCE; before,
+// whenever the state was not STABLE). The coordinator answers those
+// heartbeats NONE and restarts the member's session timer
+// (GroupCoordinator.handleHeartbeat, CompletingRebalance), so a member
+// whose SyncGroup waits for a slow leader is not expired meanwhile.
+func (m *member) heartbeating() bool {
+	if m.state == mSyncing {
+		return m.c().preset.heartbeatsWhileSyncing
+	}
+	return m.state == mStable && !m.inflight
+}
+
 func (m *member) onHeartbeat(err string) {
 	switch err {
 	case "":
 	case "REBALANCE_IN_PROGRESS":
+		if m.state != mStable && m.c().preset.heartbeatsWhileSyncing {
+			return // HeartbeatResponseHandler (2.7+): ignored while rebalancing; the SyncGroup answer tells
+		}
 		if !m.rejoin {
 			m.info(fmt.Sprintf("%s: rebalance in progress, rejoining", m.k.Name), err)
 		}
