@@ -1,6 +1,10 @@
 package log
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+)
 
 // batchHeaderBytes is the fixed size of a v2 RecordBatch header
 // (DefaultRecordBatch.RECORD_BATCH_OVERHEAD).
@@ -71,6 +75,24 @@ type Batch struct {
 	// batch's JSON (a restore's, from --data-dir, has Records): encode a
 	// packed batch with Records = RecordList().
 	Packed *Packed `json:"-"`
+	// OffsetDeltas is set only in a batch the log cleaner rewrote
+	// (LogCleaner@3.9 cleanInto, MemoryRecords.filterTo): record i sits
+	// at BaseOffset+OffsetDeltas[i], strictly increasing, and
+	// LastOffsetDelta is the header's lastOffsetDelta, kept from the
+	// original batch, so a cleaned batch keeps its offsets and gaps appear
+	// where records went. nil: the records sit at offsets 0, 1, 2... and
+	// LastOffsetDelta is unused. A cleaned batch may hold no records at
+	// all (BatchRetention.RETAIN_EMPTY: an idempotent producer's last
+	// batch); it is never Packed.
+	OffsetDeltas    []int32 `json:"offsetDeltas,omitempty"`
+	LastOffsetDelta int32   `json:"lastOffsetDelta,omitempty"`
+	// HasDeleteHorizon and DeleteHorizonMs are the v2 header's delete
+	// horizon (KIP-534, 3.1+; attributes bit 6): set by the cleaner the
+	// first time it keeps a tombstone of the batch, to that clean's time
+	// plus delete.retention.ms; a later clean past it drops the batch's
+	// tombstones.
+	HasDeleteHorizon bool  `json:"hasDeleteHorizon,omitempty"`
+	DeleteHorizonMs  int64 `json:"deleteHorizonMs,omitempty"`
 
 	size  int32 // cached Size(); 0 means not yet computed (a batch is >= 61 bytes)
 	maxTs int64 // cached max record timestamp when sized (CreateTime batches)
@@ -96,8 +118,66 @@ func (b *Batch) RecordTimestamp(i int) int64 {
 	return b.Timestamp + b.Record(i).TimestampDelta
 }
 
-// LastOffset is the offset of the last record: BaseOffset+Len()-1.
-func (b *Batch) LastOffset() int64 { return b.BaseOffset + int64(b.Len()) - 1 }
+// LastOffset is the header's last offset: BaseOffset+Len()-1, or
+// BaseOffset+LastOffsetDelta for a cleaned batch (whose last record may
+// be gone: the offset still belongs to the batch).
+func (b *Batch) LastOffset() int64 {
+	if b.OffsetDeltas != nil {
+		return b.BaseOffset + int64(b.LastOffsetDelta)
+	}
+	return b.BaseOffset + int64(b.Len()) - 1
+}
+
+// Offset is the offset of record i: BaseOffset+i, or
+// BaseOffset+OffsetDeltas[i] in a cleaned batch.
+func (b *Batch) Offset(i int) int64 { return b.BaseOffset + int64(b.delta(i)) }
+
+// delta is record i's offsetDelta.
+func (b *Batch) delta(i int) int32 {
+	if b.OffsetDeltas != nil {
+		return b.OffsetDeltas[i]
+	}
+	return int32(i)
+}
+
+// checkDeltas checks a cleaned batch's OffsetDeltas: one per record,
+// strictly increasing, within [0, LastOffsetDelta].
+func (b *Batch) checkDeltas() error {
+	if b.OffsetDeltas == nil {
+		return nil
+	}
+	if len(b.OffsetDeltas) != b.Len() || b.Packed != nil {
+		return fmt.Errorf("%d offset deltas for %d records", len(b.OffsetDeltas), b.Len())
+	}
+	prev := int32(-1)
+	for _, d := range b.OffsetDeltas {
+		if d <= prev || d > b.LastOffsetDelta {
+			return fmt.Errorf("offset delta %d after %d (last offset delta %d)", d, prev, b.LastOffsetDelta)
+		}
+		prev = d
+	}
+	if b.LastOffsetDelta < 0 {
+		return fmt.Errorf("last offset delta %d", b.LastOffsetDelta)
+	}
+	return nil
+}
+
+// Index is the index of the record at offset in the batch, or -1 when
+// the batch holds no record there (outside it, or cleaned away).
+func (b *Batch) Index(offset int64) int {
+	d := offset - b.BaseOffset
+	if d < 0 || offset > b.LastOffset() {
+		return -1
+	}
+	if b.OffsetDeltas == nil {
+		return int(d)
+	}
+	i, ok := slices.BinarySearch(b.OffsetDeltas, int32(d))
+	if !ok {
+		return -1
+	}
+	return i
+}
 
 // Len is the number of records in the batch.
 func (b *Batch) Len() int { return LenOr(b.Records, b.Packed) }
@@ -134,7 +214,7 @@ func (b *Batch) Size() int {
 		b.maxTs = b.Timestamp
 		for i := range b.Records {
 			r := &b.Records[i]
-			n += recordSize(r, int32(i))
+			n += recordSize(r, b.delta(i))
 			b.maxTs = max(b.maxTs, b.Timestamp+r.TimestampDelta)
 		}
 		b.size = int32(n)

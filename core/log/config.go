@@ -1,5 +1,7 @@
 package log
 
+import "math"
+
 // Config holds the per-log settings that shape segments and retention. Start
 // from DefaultConfig. New replaces SegmentBytes, SegmentMs or IndexMaxBytes <= 0
 // and IndexIntervalBytes < 0 by the defaults; 0 is a valid index interval.
@@ -11,6 +13,13 @@ type Config struct {
 	RetentionBytes     int64 // log.retention.bytes, -1 = unlimited (default)
 	IndexMaxBytes      int   // log.index.size.max.bytes (10 MiB); a full index forces a roll
 	IndexLastOffset    bool  // Kafka 2.0+: offset index entry = last offset of the batch; false (<=1.1): first offset
+	// Compaction (cleanup.policy=compact; Clean): min.cleanable.dirty.ratio
+	// (0.5), delete.retention.ms (24 h), min.compaction.lag.ms (0) and
+	// max.compaction.lag.ms (Long.MAX_VALUE; <= 0 is that).
+	MinCleanableRatio  float64
+	DeleteRetentionMs  int64
+	MinCompactionLagMs int64
+	MaxCompactionLagMs int64
 }
 
 const (
@@ -28,6 +37,9 @@ func DefaultConfig() Config {
 		RetentionBytes:     -1,
 		IndexMaxBytes:      10 * 1024 * 1024,
 		IndexLastOffset:    true,
+		MinCleanableRatio:  0.5,
+		DeleteRetentionMs:  24 * hourMs,
+		MaxCompactionLagMs: math.MaxInt64,
 	}
 }
 
@@ -45,6 +57,9 @@ func (c Config) normalize() Config {
 	}
 	if c.SegmentMs <= 0 {
 		c.SegmentMs = d.SegmentMs
+	}
+	if c.MaxCompactionLagMs <= 0 {
+		c.MaxCompactionLagMs = d.MaxCompactionLagMs
 	}
 	if c.IndexMaxBytes <= 0 {
 		c.IndexMaxBytes = d.IndexMaxBytes

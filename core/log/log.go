@@ -9,7 +9,8 @@ import (
 // base-offset order, the last of which is active. Invariants:
 // segs[i].base < segs[i+1].base; every batch of segs[i] has offsets in
 // [segs[i].base, segs[i+1].base); segs[0].base <= StartOffset <= LEO; and
-// RecoveryPoint <= DurableOffset <= LEO. Only the last segment can be empty.
+// RecoveryPoint <= DurableOffset <= LEO. Only the last segment can be
+// empty, but for segments a clean emptied (Clean).
 type Log struct {
 	cfg          Config
 	maxOffIdx    int // OffsetIndex.maxEntries = IndexMaxBytes/8
@@ -23,6 +24,8 @@ type Log struct {
 	writebackSeg int                // hint: segment index holding the durable point
 	rewrites     uint64             // truncations and recoveries so far (View.Rewrites)
 	rewriteAt    [rewriteRing]int64 // offset of rewrite n at n%rewriteRing (View.RewrittenSince)
+	cleanedTo    int64              // cleaner-offset-checkpoint entry, when hasCleaned
+	hasCleaned   bool
 }
 
 // ErrBatchTooLarge is returned by Append for a batch larger than
@@ -70,9 +73,10 @@ func (l *Log) tick(now int64) {
 
 // Append adds b at the end of the log, rolling a new segment first when
 // LogSegment.shouldRoll says so. b.BaseOffset must equal LEO. The batch is
-// stored by pointer and must not be modified afterwards.
+// stored by pointer and must not be modified afterwards. A cleaned batch
+// (a follower fetching a leader's compacted log) may have no records.
 func (l *Log) Append(b *Batch, now int64) error {
-	if b.BaseOffset != l.leo || b.Len() == 0 || (b.Packed != nil && b.Records != nil) {
+	if b.BaseOffset != l.leo || (b.Len() == 0 && b.OffsetDeltas == nil) || (b.Packed != nil && b.Records != nil) {
 		return fmt.Errorf("%w: batch at offset %d with %d records, log end offset %d",
 			ErrBadAppend, b.BaseOffset, b.Len(), l.leo)
 	}
@@ -173,5 +177,9 @@ func (l *Log) At(offset int64) (Record, *Batch, bool) {
 		return Record{}, nil, false
 	}
 	b := s.batches[i]
-	return b.Record(int(offset - b.BaseOffset)), b, true
+	k := b.Index(offset)
+	if k < 0 {
+		return Record{}, nil, false // cleaned away (LogCleaner)
+	}
+	return b.Record(k), b, true
 }

@@ -18,8 +18,9 @@ type RestoredSegment struct {
 // durable offset at LEO), and the log start offset is startOffset (the
 // log-start-offset-checkpoint) clamped into [first base, LEO].
 //
-// segs must be non-empty with strictly increasing bases; only the last may
-// have no batches; batches must be non-empty, in increasing offset order
+// segs must be non-empty with strictly increasing bases; any may have no
+// batches (a cleaned segment can be empty); batches must be non-empty
+// (but for a cleaned batch, OffsetDeltas set and valid), in increasing offset order
 // without overlap, and lie in [base, next base). Anything else is an error,
 // never a panic. now is the virtual time the segments are opened.
 func Restore(cfg Config, segs []RestoredSegment, startOffset, now int64) (*Log, error) {
@@ -34,17 +35,17 @@ func Restore(cfg Config, segs []RestoredSegment, startOffset, now int64) (*Log, 
 			return nil, fmt.Errorf("restore: segment %d: base offset %d not after the previous segment's data (%d)", i, rs.Base, next)
 		}
 		last := i == len(segs)-1
-		if len(rs.Batches) == 0 && !last {
-			return nil, fmt.Errorf("restore: segment %d (base %d) is empty but not the last", i, rs.Base)
-		}
 		limit := int64(1<<63 - 1)
 		if !last {
 			limit = segs[i+1].Base
 		}
 		s := newSegment(rs.Base, now, len(rs.Batches))
 		for j, b := range rs.Batches {
-			if b == nil || b.Len() == 0 {
+			if b == nil || b.Len() == 0 && b.OffsetDeltas == nil {
 				return nil, fmt.Errorf("restore: segment %d batch %d is empty", i, j)
+			}
+			if err := b.checkDeltas(); err != nil {
+				return nil, fmt.Errorf("restore: segment %d batch %d: %v", i, j, err)
 			}
 			if b.BaseOffset < max(next, rs.Base) || b.LastOffset() >= limit || b.LastOffset()-rs.Base > maxInt32 {
 				return nil, fmt.Errorf("restore: segment %d (base %d): batch at offsets %d-%d out of place", i, rs.Base, b.BaseOffset, b.LastOffset())

@@ -153,6 +153,41 @@ func (s *segment) append(b *Batch, now int64, interval int, lastOffsetInIndex bo
 	s.lastModified = now
 }
 
+// appendChunk is LogSegment.append(largestOffset, largestTimestamp,
+// shallowOffsetOfMaxTimestamp, records) for several batches at once, as
+// the cleaner appends one read chunk's retained batches: one
+// offset-index entry at most, at the chunk's start position with its
+// last offset (its first with lastOffsetInIndex unset), and one time-index
+// offer. at is when each batch first entered the page cache.
+func (s *segment) appendChunk(bs []*Batch, at []int64, interval int, lastOffsetInIndex bool) {
+	p := s.size
+	if p == 0 {
+		s.rollingTs = bs[0].MaxTimestamp()
+	}
+	for _, b := range bs {
+		if ts := b.MaxTimestamp(); ts > s.maxTs {
+			s.maxTs, s.maxTsOffset = ts, b.LastOffset()
+		}
+	}
+	if s.bytesSince > interval {
+		off := bs[0].BaseOffset
+		if lastOffsetInIndex {
+			off = bs[len(bs)-1].LastOffset()
+		}
+		s.offIdx = append(s.offIdx, IndexEntry{off, p})
+		s.maybeAppendTime()
+		s.bytesSince = 0
+	}
+	for i, b := range bs {
+		sz := int32(b.Size())
+		s.batches = append(s.batches, b)
+		s.pos = append(s.pos, s.size)
+		s.appended = append(s.appended, at[i])
+		s.size += sz
+		s.bytesSince += int(sz)
+	}
+}
+
 // maybeAppendTime is TimeIndex.maybeAppend(maxTimestampSoFar, offsetOfMaxTimestampSoFar):
 // an entry is added only if the timestamp exceeds the last entry's (-1 when empty).
 func (s *segment) maybeAppendTime() {

@@ -36,6 +36,7 @@ func (l *Log) TruncateTo(offset int64) []*Batch {
 		l.segs = l.segs[:si+1]
 	}
 	l.leo = offset
+	l.cleanedTo = min(l.cleanedTo, offset) // LogCleanerManager.maybeTruncateCheckpoint
 	l.rewrote(offset)
 	l.recoveryPt = min(l.recoveryPt, offset)
 	l.durable = min(l.durable, offset)
