@@ -348,7 +348,7 @@ func (l *Log) cleanBatch(b *Batch, m *OffsetMap, lastOf map[int64]int64, now int
 	nb := &Batch{BaseOffset: b.BaseOffset, Epoch: b.Epoch, ProducerID: b.ProducerID, ProducerEpoch: b.ProducerEpoch,
 		BaseSequence: b.BaseSequence, Timestamp: b.Timestamp, LogAppendTime: b.LogAppendTime, AppendTime: b.AppendTime,
 		Records: make([]Record, 0, len(keep)), OffsetDeltas: make([]int32, 0, len(keep)),
-		LastOffsetDelta: int32(b.LastOffset() - b.BaseOffset),
+		LastOffsetDelta:  int32(b.LastOffset() - b.BaseOffset),
 		HasDeleteHorizon: b.HasDeleteHorizon, DeleteHorizonMs: b.DeleteHorizonMs}
 	if setHorizon {
 		nb.HasDeleteHorizon, nb.DeleteHorizonMs = true, now+l.cfg.DeleteRetentionMs
