@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/kafkasim/kafkasim/core/log"
 )
 
 type brokerState uint8
@@ -165,6 +167,7 @@ func (b *Broker) startPeriodic() {
 	b.every(func() int64 { return bc.writebackMs }, b.writeback)
 	b.everyAfter(b.startedAt+bc.initialTaskDelayMs, func() int64 { return bc.retentionCheckMs }, b.retention)
 	b.every(func() int64 { return bc.offsetsCheckMs }, func() { b.groups.cleanupGroupMetadata() })
+	b.every(func() int64 { return bc.cleanerBackoffMs }, b.cleanLogs)
 }
 
 // every runs fn every d() ms while the process lives and its periodic
@@ -312,6 +315,33 @@ func (b *Broker) checkpointHW() {
 func (b *Broker) writeback() {
 	for _, r := range b.sortedReplicas() {
 		r.writeback()
+	}
+}
+
+// cleanLogs is one wake-up of the broker's log cleaner thread
+// (log.cleaner.threads=1; LogCleaner.CleanerThread.doWork@3.9): it cleans
+// the filthiest cleanable log (grabFilthiestCompactedLog: the largest
+// dirty ratio, ties to the first replica in partition order), and again,
+// until none is left, then sleeps log.cleaner.backoff.ms. A clean takes
+// no virtual time. log.cleaner.enable=false leaves every log as it is.
+func (b *Broker) cleanLogs() {
+	if !b.c.bc.cleanerEnable {
+		return
+	}
+	done := map[*Replica]bool{}
+	for range len(b.replicas) {
+		var best *Replica
+		var bestTC log.ToClean
+		for _, r := range b.sortedReplicas() {
+			if tc, ok := r.cleanable(); ok && !done[r] && (best == nil || tc.Ratio() > bestTC.Ratio()) {
+				best, bestTC = r, tc
+			}
+		}
+		if best == nil {
+			return
+		}
+		done[best] = true
+		best.clean(bestTC)
 	}
 }
 

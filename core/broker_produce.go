@@ -42,6 +42,16 @@ type producePart struct {
 	clientTime bool
 }
 
+// hasNullKey reports whether a record has no key.
+func (pp *producePart) hasNullKey() bool {
+	for i := range pp.count() {
+		if pp.packed != nil && !pp.packed.Record(i).HasKey || pp.packed == nil && !pp.records[i].HasKey {
+			return true
+		}
+	}
+	return false
+}
+
 // count is the number of records.
 func (pp *producePart) count() int {
 	if pp.packed != nil {
@@ -109,6 +119,12 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 		r, err := b.leaderFor(pp.p)
 		if err == "" && req.acks == -1 && !req.hwOnly && len(r.isr) < r.p.Topic.conf.minISR {
 			err = "NOT_ENOUGH_REPLICAS" // checked before the append: nothing is written
+		}
+		if err == "" && r.p.Topic.conf.compact && pp.hasNullKey() {
+			// LogValidator.validateKey@3.9: "Compacted topic cannot accept
+			// message without key", an InvalidRecordException answered
+			// INVALID_RECORD (KIP-467, 2.4+; CORRUPT_MESSAGE before).
+			err = "INVALID_RECORD"
 		}
 		if err == "" && req.pid >= 0 {
 			if off, e := r.checkSequence(req.pid, pp.pepoch, pp.baseSeq, pp.count()); e != "" || off >= 0 {

@@ -60,6 +60,7 @@ const (
 	TypeEnum   = "enum"   // one of Values
 	TypeList   = "list"   // a comma-separated list of Values
 	TypeString = "string" // any text of at most MaxLen bytes
+	TypeDouble = "double" // a decimal number in [0, 1] (a ratio)
 )
 
 // ConfigSpec is one configuration key Set, topic configs and client
@@ -97,6 +98,8 @@ func (s ConfigSpec) valid() valid {
 		v.kind = valEnum
 	case TypeList:
 		v.kind = valList
+	case TypeDouble:
+		v.kind = valRatio
 	default:
 		v.kind = valString
 	}
@@ -195,6 +198,8 @@ func LookupConfig(name string) (ConfigSpec, bool) {
 		s.Type = TypeEnum
 	case valList:
 		s.Type = TypeList
+	case valRatio:
+		s.Type = TypeDouble
 	default:
 		s.Type = TypeString
 	}

@@ -35,6 +35,8 @@ func TestCatalogMatchesApply(t *testing.T) {
 			good = append(good, s.Values...)
 		case TypeString:
 			bad = []string{string(make([]byte, s.MaxLen+1))}
+		case TypeDouble:
+			good, bad = append(good, "0", "1", "0.25"), append(bad, "-0.1", "1.5", "NaN")
 		}
 		if s.Type == TypeList {
 			good = append(good, s.Values[0]+","+s.Values[len(s.Values)-1])

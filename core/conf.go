@@ -40,6 +40,8 @@ type brokerConf struct {
 	clientLatency      int64 // -1: latency
 	dirtyExpireMs      int64
 	writebackMs        int64
+	cleanerEnable      bool  // log.cleaner.enable
+	cleanerBackoffMs   int64 // log.cleaner.backoff.ms
 }
 
 func newBrokerConf(s settings) brokerConf {
@@ -76,6 +78,8 @@ func newBrokerConf(s settings) brokerConf {
 		jitter:             s.int("net.jitter.ms"),
 		dirtyExpireMs:      s.int("os.dirty.expire.ms"),
 		writebackMs:        s.int("os.writeback.interval.ms"),
+		cleanerEnable:      s.bool("log.cleaner.enable"),
+		cleanerBackoffMs:   s.int("log.cleaner.backoff.ms"),
 	}
 }
 
@@ -89,7 +93,10 @@ type topicConf struct {
 	// deleteRetention: cleanup.policy has delete (LogConfig.delete), so
 	// retention.ms and retention.bytes apply (Replica.retention).
 	deleteRetention bool
-	log             log.Config
+	// compact: cleanup.policy has compact (LogConfig.compact), so the
+	// log cleaner compacts the topic's logs (Replica.cleanable).
+	compact bool
+	log     log.Config
 }
 
 func newTopicConf(s settings, p *preset) topicConf {
@@ -100,6 +107,7 @@ func newTopicConf(s settings, p *preset) topicConf {
 		flushMs:         s.int("log.flush.interval.ms"),
 		logAppendTime:   s["log.message.timestamp.type"] == "LogAppendTime",
 		deleteRetention: slices.Contains(strings.Split(s["log.cleanup.policy"], ","), "delete"),
+		compact:         slices.Contains(strings.Split(s["log.cleanup.policy"], ","), "compact"),
 		log: log.Config{
 			SegmentBytes:       s.int("log.segment.bytes"),
 			IndexIntervalBytes: int(s.int("log.index.interval.bytes")),
@@ -108,6 +116,10 @@ func newTopicConf(s settings, p *preset) topicConf {
 			RetentionBytes:     s.int("log.retention.bytes"),
 			IndexMaxBytes:      10 << 20,
 			IndexLastOffset:    p.indexLastOffset,
+			MinCleanableRatio:  s.float("log.cleaner.min.cleanable.ratio"),
+			DeleteRetentionMs:  s.int("log.cleaner.delete.retention.ms"),
+			MinCompactionLagMs: s.int("log.cleaner.min.compaction.lag.ms"),
+			MaxCompactionLagMs: s.int("log.cleaner.max.compaction.lag.ms"),
 		},
 	}
 }

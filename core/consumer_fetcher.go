@@ -164,28 +164,26 @@ func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
 		var run []log.Record // poll=auto: one hand-out per partition and fetch
 		runStart := int64(-1)
 		for _, bt := range fr.batches {
-			recs, base := bt.Records, bt.BaseOffset
-			if base < pos {
-				if pos-base >= int64(len(recs)) {
-					continue
+			for _, rn := range batchRuns(bt, pos) {
+				recs, base := rn.recs, rn.base
+				switch {
+				case k.conf.manual:
+					for j, rec := range recs {
+						k.buffer = append(k.buffer, bufRecord{p: p, offset: base + int64(j), rec: rec})
+					}
+					k.buffered[p] += len(recs)
+				case run == nil:
+					run, runStart = recs, base
+				case runStart+int64(len(run)) == base:
+					run = append(run[:len(run):len(run)], recs...) // copies: batches are shared
+				default:
+					k.handOut(p, runStart, run)
+					run, runStart = recs, base
 				}
-				recs, base = recs[pos-base:], pos
 			}
-			switch {
-			case k.conf.manual:
-				for j, rec := range recs {
-					k.buffer = append(k.buffer, bufRecord{p: p, offset: base + int64(j), rec: rec})
-				}
-				k.buffered[p] += len(recs)
-			case run == nil:
-				run, runStart = recs, base
-			case runStart+int64(len(run)) == base:
-				run = append(run[:len(run):len(run)], recs...) // copies: batches are shared
-			default:
-				k.handOut(p, runStart, run)
-				run, runStart = recs, base
-			}
-			pos = base + int64(len(recs))
+			// The fetch position passes the whole batch, gaps a clean
+			// left included (CompletedFetch: nextFetchOffset = lastOffset+1).
+			pos = max(pos, bt.LastOffset()+1)
 		}
 		if run != nil {
 			k.handOut(p, runStart, run)
@@ -195,6 +193,42 @@ func (k *Consumer) onFetch(parts []fetchPart, res []fetchResult) {
 	if !k.conf.manual {
 		k.pollDone()
 	}
+}
+
+// recordRun is a run of records at consecutive offsets from base.
+type recordRun struct {
+	base int64
+	recs []log.Record
+}
+
+// batchRuns is bt's records at offsets >= pos in runs of consecutive
+// offsets: one run for a batch as appended, one per gap-free stretch for
+// a batch the log cleaner rewrote (LogCleaner: offsets never change, so
+// a cleaned batch has gaps).
+func batchRuns(bt *log.Batch, pos int64) []recordRun {
+	if bt.OffsetDeltas == nil {
+		recs, base := bt.Records, bt.BaseOffset
+		if base < pos {
+			if pos-base >= int64(len(recs)) {
+				return nil
+			}
+			recs, base = recs[pos-base:], pos
+		}
+		return []recordRun{{base, recs}}
+	}
+	var out []recordRun
+	for i := range bt.Len() {
+		o := bt.Offset(i)
+		if o < pos {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].base+int64(len(out[n-1].recs)) == o {
+			out[n-1].recs = append(out[n-1].recs, bt.Records[i])
+			continue
+		}
+		out = append(out, recordRun{o, []log.Record{bt.Records[i]}})
+	}
+	return out
 }
 
 // takeLeader is AbstractFetch.handleFetchSuccess's KIP-951 step: a newer

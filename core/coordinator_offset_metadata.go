@@ -98,7 +98,7 @@ type offsetRecord struct {
 // commitRecord is the __consumer_offsets record of one committed offset.
 func commitRecord(group string, p *Partition, off int64, m commitMeta) log.Record {
 	if m == (commitMeta{}) {
-		return log.Record{Key: "offset", Value: offsetValue(group, p, off), HasKey: true}
+		return log.Record{Key: offsetKey(group, p), Value: offsetValue(group, p, off), HasKey: true}
 	}
 	or := offsetRecord{Group: group, Partition: p.Name, Offset: off, Metadata: m.metadata}
 	if m.hasEpoch {
@@ -106,7 +106,7 @@ func commitRecord(group string, p *Partition, off int64, m commitMeta) log.Recor
 		or.LeaderEpoch = &e
 	}
 	data, _ := json.Marshal(or)
-	return log.Record{Key: "offset", Value: string(data), HasKey: true}
+	return log.Record{Key: offsetKey(group, p), Value: string(data), HasKey: true}
 }
 
 // replayOffsetRecord applies an offsetRecord read back from

@@ -9,8 +9,11 @@ import (
 	"github.com/kafkasim/kafkasim/core/log"
 )
 
-// tombstone is what kafkasim writes as the value of a deleted offset or
-// group in __consumer_offsets (Kafka's null value): "g/t-0=null".
+// tombstone is the value an earlier kafkasim wrote for a deleted offset
+// or group in __consumer_offsets ("g/t-0=null", "g=null"), which replay
+// still reads; it now writes Kafka's own tombstone, a null value under
+// the record's key (offsetKey, groupKey), which the log cleaner can drop
+// after delete.retention.ms.
 const tombstone = "null"
 
 // cleanupGroupMetadata is GroupMetadataManager.cleanupGroupMetadata, run
@@ -63,7 +66,7 @@ func (co *coordinator) dropOffsets(g *group, parts []*Partition, kill string, th
 		delete(g.offsets, p)
 		delete(g.committedAt, p)
 		delete(g.meta, p)
-		recs = append(recs, log.Record{Key: "offset", Value: g.id + "/" + p.Name + "=" + tombstone, HasKey: true})
+		recs = append(recs, log.Record{Key: offsetKey(g.id, p), NullValue: true, HasKey: true})
 	}
 	if kill != "" || g.state == gsEmpty && len(g.offsets) == 0 && len(g.writing) == 0 {
 		if kill == "" {
@@ -75,7 +78,7 @@ func (co *coordinator) dropOffsets(g *group, parts []*Partition, kill string, th
 		if g.generation > 0 {
 			// A group only ever used for offsets (generation 0) has
 			// no metadata record to delete.
-			recs = append(recs, log.Record{Key: "group", Value: g.id + "=" + tombstone, HasKey: true})
+			recs = append(recs, log.Record{Key: groupKey(g.id), NullValue: true, HasKey: true})
 		}
 	}
 	if len(recs) == 0 {

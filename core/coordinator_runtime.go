@@ -86,7 +86,12 @@ type memberRecord struct {
 // the group id (Kafka allows any, "{weird" too), so the last byte tells
 // them apart where the first cannot.
 func (co *coordinator) replay(p *Partition, rec log.Record, ts int64) {
-	switch rec.Key {
+	kind, id, _ := strings.Cut(rec.Key, ":")
+	if rec.NullValue {
+		co.replayTombstone(kind, id)
+		return
+	}
+	switch kind {
 	case "offset":
 		if isJSONForm(rec.Value) {
 			co.replayOffsetRecord(p, rec.Value, ts)
@@ -127,6 +132,36 @@ func (co *coordinator) replay(p *Partition, rec log.Record, ts int64) {
 			return
 		}
 		co.replayMetadata(p, gr)
+	}
+}
+
+// Record keys in __consumer_offsets, what the log cleaner compacts by:
+// GroupMetadataManager writes an OffsetKey (group, topic, partition) for
+// a commit and a GroupMetadataKey (group) for a group's metadata, so each
+// key's latest record is that offset's or group's state. kafkasim writes
+// them readable: "offset:GROUP/TOPIC-P" and "group:GROUP" (a partition
+// name has no "/", so the last one splits an offset key).
+func offsetKey(group string, p *Partition) string { return "offset:" + group + "/" + p.Name }
+
+func groupKey(group string) string { return "group:" + group }
+
+// replayTombstone applies a null value under an offset or group key: the
+// offset, or the whole group, is gone (GroupMetadataManager.loadGroupsAndOffsets).
+func (co *coordinator) replayTombstone(kind, id string) {
+	switch kind {
+	case "offset":
+		sl := strings.LastIndexByte(id, '/')
+		if sl < 0 {
+			return
+		}
+		tp, err := co.b.c.Partition(id[sl+1:])
+		if g := co.groups[id[:sl]]; g != nil && err == nil {
+			delete(g.offsets, tp)
+			delete(g.committedAt, tp)
+			delete(g.meta, tp)
+		}
+	case "group":
+		delete(co.groups, id)
 	}
 }
 
@@ -198,7 +233,7 @@ func (co *coordinator) persist(g *group, done func(string)) {
 			done(e)
 		}
 	}
-	co.appendInternalAt(g.p, []log.Record{{Key: "group", Value: string(data), HasKey: true}}, -1, stored)
+	co.appendInternalAt(g.p, []log.Record{{Key: groupKey(g.id), Value: string(data), HasKey: true}}, -1, stored)
 }
 
 // appendInternalAt appends records to an offsets partition this broker

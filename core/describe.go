@@ -131,8 +131,15 @@ func (c *Cluster) describeReplica(b *strings.Builder, r *Replica) {
 			}
 			fmt.Fprintf(b, "    leader-epoch-checkpoint: %s\n", strings.Join(parts, " "))
 		}
+		if cp, ok := r.log.CleanerCheckpoint(); ok {
+			fmt.Fprintf(b, "    cleaner-offset-checkpoint: %d (cleaned below, dirty from)\n", cp)
+		}
 		for _, s := range r.log.Segments() {
-			fmt.Fprintf(b, "    %s: offsets %d..%d, %d bytes (%d flushed), %d index entries\n", s.File, s.BaseOffset, s.NextOffset-1, s.SizeBytes, s.FlushedBytes, len(s.OffsetIndex))
+			offs := fmt.Sprintf("offsets %d..%d", s.BaseOffset, s.NextOffset-1)
+			if s.Batches == 0 {
+				offs = fmt.Sprintf("from offset %d, empty", s.BaseOffset)
+			}
+			fmt.Fprintf(b, "    %s: %s, %d bytes (%d flushed), %d index entries\n", s.File, offs, s.SizeBytes, s.FlushedBytes, len(s.OffsetIndex))
 			if len(s.OffsetIndex) > 0 {
 				ents := make([]string, 0, len(s.OffsetIndex))
 				for i, e := range s.OffsetIndex {
@@ -148,7 +155,7 @@ func (c *Cluster) describeReplica(b *strings.Builder, r *Replica) {
 		var recs []string
 		for _, bt := range r.log.Batches(r.log.StartOffset()) {
 			for i, rec := range bt.RecordList() {
-				o := bt.BaseOffset + int64(i)
+				o := bt.Offset(i)
 				mark := ""
 				if o >= r.hw {
 					mark = "*"

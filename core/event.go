@@ -29,6 +29,7 @@ const (
 	EvLost         EventType = "lost"           // Partition, Broker, Offset, Records lost from the page cache on power-off, Fate lost
 	EvFlush        EventType = "flush"          // Partition, Broker, Offset (recovery point)
 	EvRetention    EventType = "segment.delete" // Partition, Broker, Detail: deleted segment, Offset: new log start
+	EvClean        EventType = "segment.clean"  // Partition, Broker, Detail: the segments a clean rewrote, Offset: first, EndOffset: the new cleaner checkpoint
 	EvLogStart     EventType = "log.start"      // Partition, Broker (a follower), Leader, Offset: its new log start, the leader's
 	EvZK           EventType = "zk"             // Op (create, set, delete, closeSession), Path, Zxid, Session; Detail: what happened
 	EvController   EventType = "controller"     // Broker: the new controller (ZK) or Detail (KRaft)

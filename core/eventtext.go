@@ -69,7 +69,7 @@ func (e *Event) Text() string {
 		return fmt.Sprintf("%s@%d lost %s at %d.. (%s)", e.Partition, e.Broker, Values(e.RecordList()), e.Offset, e.Detail)
 	case EvFlush:
 		return fmt.Sprintf("%s@%d flushed to %d (%s)", e.Partition, e.Broker, e.Offset, e.Detail)
-	case EvRetention:
+	case EvRetention, EvClean:
 		return fmt.Sprintf("%s@%d %s", e.Partition, e.Broker, e.Detail)
 	case EvLogStart:
 		return fmt.Sprintf("%s@%d log start %d (leader %d's log start offset)", e.Partition, e.Broker, e.Offset, e.Leader)

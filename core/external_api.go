@@ -201,6 +201,10 @@ type FetchedBatch struct {
 	LogAppendTime        bool         `json:"logAppendTime,omitempty"`
 	Records              []log.Record `json:"records"`
 	Packed               *log.Packed  `json:"-"`
+	// OffsetDeltas and LastOffsetDelta are a cleaned batch's (log.Batch):
+	// record i at BaseOffset+OffsetDeltas[i]; nil for a batch as appended.
+	OffsetDeltas    []int32 `json:"offsetDeltas,omitempty"`
+	LastOffsetDelta int32   `json:"lastOffsetDelta,omitempty"`
 }
 
 // Len is the number of records.

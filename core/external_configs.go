@@ -27,6 +27,7 @@ const (
 	ConfigTypeInt     = "INT"
 	ConfigTypeLong    = "LONG"
 	ConfigTypeList    = "LIST"
+	ConfigTypeDouble  = "DOUBLE"
 )
 
 // ConfigEntry is one config of a topic or broker as DescribeConfigs
@@ -138,6 +139,8 @@ func kafkaType(v valid) string {
 		return ConfigTypeBoolean
 	case valList:
 		return ConfigTypeList
+	case valRatio:
+		return ConfigTypeDouble
 	case valInt:
 		if v.max > math.MaxInt32 || v.min < math.MinInt32 {
 			return ConfigTypeLong

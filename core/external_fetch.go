@@ -76,7 +76,8 @@ func (x *extConns) fetch(cn *extConn, req *FetchRequest, done func(*Reply)) {
 				out.Batches = append(out.Batches, FetchedBatch{BaseOffset: bt.BaseOffset, PartitionLeaderEpoch: bt.Epoch,
 					ProducerID: bt.ProducerID, ProducerEpoch: bt.ProducerEpoch, BaseSequence: bt.BaseSequence,
 					Timestamp: bt.Timestamp, MaxTimestamp: bt.MaxTimestamp(), LogAppendTime: bt.LogAppendTime,
-					Records: bt.Records[:len(bt.Records):len(bt.Records)], Packed: bt.Packed})
+					Records: bt.Records[:len(bt.Records):len(bt.Records)], Packed: bt.Packed,
+					OffsetDeltas: bt.OffsetDeltas, LastOffsetDelta: bt.LastOffsetDelta})
 			}
 		}
 		done(&Reply{Fetch: resp})

@@ -167,7 +167,7 @@ func (r *Replica) offsetForTimestamp(ts int64) (offset int64, epoch int32, found
 			continue
 		}
 		for i := range bt.Len() {
-			off, rts := bt.BaseOffset+int64(i), bt.RecordTimestamp(i)
+			off, rts := bt.Offset(i), bt.RecordTimestamp(i)
 			if off >= r.hw || off < r.log.StartOffset() {
 				continue
 			}

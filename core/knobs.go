@@ -38,6 +38,7 @@ const (
 	valEnum                        // one of values
 	valList                        // a comma-separated list of values
 	valString                      // any text up to maxLen bytes
+	valRatio                       // a decimal in [0, 1] (ConfigDef DOUBLE, between(0, 1))
 )
 
 // valid describes the values a knob accepts.
@@ -77,6 +78,14 @@ func (v valid) check(s string) error {
 				return fmt.Errorf("got %q, want one of %s", a, strings.Join(v.values, ", "))
 			}
 		}
+	case valRatio:
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(f) {
+			return fmt.Errorf("want a number, got %q", s)
+		}
+		if f < 0 || f > 1 {
+			return fmt.Errorf("%s out of range [0, 1]", s)
+		}
 	case valString:
 		if len(s) > v.maxLen {
 			return fmt.Errorf("longer than %d bytes", v.maxLen)
@@ -106,17 +115,24 @@ var (
 // knobs is every key `set`, topic configs and client configs accept.
 var knobs = map[string]knob{
 	// brokers and topics
-	"min.insync.replicas":                           {scopeTopic, "1", posInt},
-	"unclean.leader.election.enable":                {scopeTopic, "false", isBool},
-	"log.segment.bytes":                             {scopeTopic, "1073741824", intIn(14, math.MaxInt32)},
-	"log.index.interval.bytes":                      {scopeTopic, "4096", intIn(0, math.MaxInt32)},
-	"log.roll.ms":                                   {scopeTopic, day7, intIn(1, math.MaxInt64)},
-	"log.retention.ms":                              {scopeTopic, day7, anyLong},
-	"log.retention.bytes":                           {scopeTopic, "-1", anyLong},
-	"log.flush.interval.messages":                   {scopeTopic, never, intIn(1, math.MaxInt64)},
-	"log.flush.interval.ms":                         {scopeTopic, never, ms},
-	"log.message.timestamp.type":                    {scopeTopic, "CreateTime", oneOf("CreateTime", "LogAppendTime")},
-	"log.cleanup.policy":                            {scopeTopic, "delete", listOf("delete", "compact")},
+	"min.insync.replicas":            {scopeTopic, "1", posInt},
+	"unclean.leader.election.enable": {scopeTopic, "false", isBool},
+	"log.segment.bytes":              {scopeTopic, "1073741824", intIn(14, math.MaxInt32)},
+	"log.index.interval.bytes":       {scopeTopic, "4096", intIn(0, math.MaxInt32)},
+	"log.roll.ms":                    {scopeTopic, day7, intIn(1, math.MaxInt64)},
+	"log.retention.ms":               {scopeTopic, day7, anyLong},
+	"log.retention.bytes":            {scopeTopic, "-1", anyLong},
+	"log.flush.interval.messages":    {scopeTopic, never, intIn(1, math.MaxInt64)},
+	"log.flush.interval.ms":          {scopeTopic, never, ms},
+	"log.message.timestamp.type":     {scopeTopic, "CreateTime", oneOf("CreateTime", "LogAppendTime")},
+	"log.cleanup.policy":             {scopeTopic, "delete", listOf("delete", "compact")},
+	// log compaction (LogCleaner, CleanerConfig@3.9, LogConfig@3.9)
+	"log.cleaner.min.cleanable.ratio":               {scopeTopic, "0.5", valid{kind: valRatio}},
+	"log.cleaner.delete.retention.ms":               {scopeTopic, "86400000", ms},
+	"log.cleaner.min.compaction.lag.ms":             {scopeTopic, "0", ms},
+	"log.cleaner.max.compaction.lag.ms":             {scopeTopic, never, intIn(1, math.MaxInt64)},
+	"log.cleaner.enable":                            {scopeBroker, "true", isBool},
+	"log.cleaner.backoff.ms":                        {scopeBroker, "15000", intIn(1, math.MaxInt32)},
 	"replica.lag.time.max.ms":                       {scopeBroker, "30000", intIn(1, math.MaxInt32)},
 	"replica.lag.max.messages":                      {scopeBroker, "0", intIn(0, math.MaxInt32)},
 	"replica.fetch.wait.max.ms":                     {scopeBroker, "500", intIn(0, math.MaxInt32)},
@@ -190,15 +206,19 @@ var knobs = map[string]knob{
 
 // topicAliases maps topic-level config names to their broker-wide defaults.
 var topicAliases = map[string]string{
-	"segment.bytes":          "log.segment.bytes",
-	"index.interval.bytes":   "log.index.interval.bytes",
-	"segment.ms":             "log.roll.ms",
-	"retention.ms":           "log.retention.ms",
-	"retention.bytes":        "log.retention.bytes",
-	"flush.messages":         "log.flush.interval.messages",
-	"flush.ms":               "log.flush.interval.ms",
-	"message.timestamp.type": "log.message.timestamp.type",
-	"cleanup.policy":         "log.cleanup.policy",
+	"segment.bytes":             "log.segment.bytes",
+	"index.interval.bytes":      "log.index.interval.bytes",
+	"segment.ms":                "log.roll.ms",
+	"retention.ms":              "log.retention.ms",
+	"retention.bytes":           "log.retention.bytes",
+	"flush.messages":            "log.flush.interval.messages",
+	"flush.ms":                  "log.flush.interval.ms",
+	"message.timestamp.type":    "log.message.timestamp.type",
+	"cleanup.policy":            "log.cleanup.policy",
+	"min.cleanable.dirty.ratio": "log.cleaner.min.cleanable.ratio",
+	"delete.retention.ms":       "log.cleaner.delete.retention.ms",
+	"min.compaction.lag.ms":     "log.cleaner.min.compaction.lag.ms",
+	"max.compaction.lag.ms":     "log.cleaner.max.compaction.lag.ms",
 }
 
 // canonical resolves aliases and validates key and value for the scopes allowed.
@@ -259,3 +279,8 @@ func (s settings) int(k string) int64 {
 }
 
 func (s settings) bool(k string) bool { return s[k] == "true" }
+
+func (s settings) float(k string) float64 {
+	v, _ := strconv.ParseFloat(s[k], 64)
+	return v
+}

@@ -66,7 +66,7 @@ func (c *Cluster) CommittedLog(p *Partition) ([]string, error) {
 	var out []string
 	for _, b := range r.log.Batches(r.log.StartOffset()) {
 		for i, rec := range b.RecordList() {
-			if b.BaseOffset+int64(i) >= r.hw {
+			if b.Offset(i) >= r.hw {
 				return out, nil
 			}
 			out = append(out, rec.Value)

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kafkasim/kafkasim/core/log"
 )
@@ -229,8 +230,9 @@ func (r *Replica) writeback() {
 // only when cleanup.policy has delete (LogConfig.delete): "compact" alone,
 // as __consumer_offsets has it (GroupMetadataManager.offsetsTopicConfigs),
 // keeps every segment, so the brokers' log.retention.* never delete a
-// group's records or offsets. Compaction is not modelled: such a log
-// keeps everything, which replays to the same groups.
+// group's records or offsets; the log cleaner compacts it instead
+// (Replica.clean), which keeps each key's latest record and so replays
+// to the same groups.
 //
 // Before both, deleteLogStartOffsetBreachedSegments (whatever the policy)
 // deletes the segments wholly below a log start offset that moved without
@@ -251,6 +253,39 @@ func (r *Replica) retention() {
 	}
 	for _, s := range deleted {
 		r.b.c.emit(Event{Type: EvRetention, Partition: r.p.Name, Broker: r.b.ID, Offset: r.log.StartOffset(), Detail: "retention deleted " + s.File})
+	}
+}
+
+// cleanable is the replica's log as the cleaner manager sees it
+// (LogCleanerManager.cleanableOffsets, LogToClean): only a
+// cleanup.policy=compact topic's logs, never past the high watermark (the
+// last stable offset: transactions are not modelled), and ok when dirty
+// enough to clean. Each replica, leader or follower, compacts its own log
+// on its broker's schedule: nothing coordinates them.
+func (r *Replica) cleanable() (log.ToClean, bool) {
+	if !r.p.Topic.conf.compact {
+		return log.ToClean{}, false
+	}
+	tc := r.log.ToClean(r.hw, r.b.c.now)
+	return tc, tc.Cleanable(r.log.Config().MinCleanableRatio)
+}
+
+// clean is Cleaner.clean for the replica's log: the segments below the
+// first uncleanable offset are rewritten keeping each key's latest record
+// (offsets unchanged), one segment.clean event per cleaned group.
+func (r *Replica) clean(tc log.ToClean) {
+	res := r.log.Clean(tc, r.b.c.now)
+	for _, s := range res.Segments {
+		files := strings.Join(s.Replaced, "+")
+		d := fmt.Sprintf("cleaned %s into %s: %d records -> %d, %d -> %d bytes", files, s.File, s.RecordsBefore, s.RecordsAfter, s.BytesBefore, s.BytesAfter)
+		if s.TombstonesKept > 0 {
+			d += fmt.Sprintf(", %d tombstone(s) kept", s.TombstonesKept)
+		}
+		if s.TombstonesPurged > 0 {
+			d += fmt.Sprintf(", %d tombstone(s) removed (delete.retention.ms passed)", s.TombstonesPurged)
+		}
+		r.b.c.emit(Event{Type: EvClean, Partition: r.p.Name, Broker: r.b.ID, Offset: res.From, EndOffset: res.To,
+			Detail: d + fmt.Sprintf(" (dirty from %d, cleaner checkpoint now %d)", res.From, res.To)})
 	}
 }
 

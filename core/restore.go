@@ -175,7 +175,7 @@ func checkNullValues(segs []log.RestoredSegment) error {
 		for _, bt := range seg.Batches {
 			for i := range bt.Len() {
 				if rec := bt.Record(i); rec.NullValue && rec.Value != "" {
-					return fmt.Errorf("offset %d: a null value with %d bytes", bt.BaseOffset+int64(i), len(rec.Value))
+					return fmt.Errorf("offset %d: a null value with %d bytes", bt.Offset(i), len(rec.Value))
 				}
 			}
 		}

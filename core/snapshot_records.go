@@ -66,7 +66,7 @@ func (c *Cluster) ReplicaRecords(partition string, broker int, from, to int64) (
 	}
 	for _, bt := range r.log.Batches(from) {
 		for i, rec := range bt.RecordList() {
-			off := bt.BaseOffset + int64(i)
+			off := bt.Offset(i)
 			if off < from {
 				continue
 			}

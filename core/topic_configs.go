@@ -11,12 +11,12 @@ import (
 // Kafka takes them, kafkasim does not simulate them, so it refuses them
 // rather than pretend.
 var unmodelledTopicConfigs = []string{
-	"compression.type", "delete.retention.ms", "file.delete.delay.ms",
+	"compression.type", "file.delete.delay.ms",
 	"follower.replication.throttled.replicas", "leader.replication.throttled.replicas",
-	"local.retention.bytes", "local.retention.ms", "max.compaction.lag.ms", "max.message.bytes",
+	"local.retention.bytes", "local.retention.ms", "max.message.bytes",
 	"message.downconversion.enable", "message.format.version", "message.timestamp.after.max.ms",
-	"message.timestamp.before.max.ms", "message.timestamp.difference.max.ms", "min.cleanable.dirty.ratio",
-	"min.compaction.lag.ms", "preallocate", "remote.storage.enable", "segment.index.bytes",
+	"message.timestamp.before.max.ms", "message.timestamp.difference.max.ms",
+	"preallocate", "remote.storage.enable", "segment.index.bytes",
 	"segment.jitter.ms",
 }
 

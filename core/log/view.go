@@ -45,3 +45,19 @@ func (v View) At(offset int64) (Record, *Batch, bool) { return v.l.At(offset) }
 func (v View) Read(offset int64, maxBytes int, maxOffset int64) (Read, error) {
 	return v.l.Read(offset, maxBytes, maxOffset)
 }
+
+// CleanerCheckpoint is the log's cleaner-offset-checkpoint entry, as
+// Log.CleanerCheckpoint.
+func (v View) CleanerCheckpoint() (int64, bool) { return v.l.CleanerCheckpoint() }
+
+// Compacted reports whether the log cleaner removed the record at offset:
+// the offset is below the cleaner checkpoint and the log holds no record
+// there (a gap, in a cleaned batch or where a whole batch went).
+func (v View) Compacted(offset int64) bool {
+	cp, ok := v.l.CleanerCheckpoint()
+	if !ok || offset >= cp || offset < v.l.StartOffset() {
+		return false
+	}
+	_, _, found := v.l.At(offset)
+	return !found
+}

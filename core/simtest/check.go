@@ -266,7 +266,7 @@ func (ck *checker) lost(c *core.Cluster, lost map[int]bool) []check.Violation {
 					return false
 				}
 				rec, _, ok := l.At(s.Offset)
-				return !ok || rec.Value != s.Value
+				return !ok && !l.Compacted(s.Offset) || ok && rec.Value != s.Value
 			}
 			now := map[int]bool{}
 			if ps.leader.same(r) {
@@ -439,7 +439,7 @@ func (ck *checker) duplicates(c *core.Cluster) []check.Violation {
 			hw := r.HW()
 			for _, b := range l.Batches(ps.dupCursor) {
 				for i := range b.Len() {
-					off := b.BaseOffset + int64(i)
+					off := b.Offset(i)
 					if off < ps.dupCursor {
 						continue
 					}

@@ -51,6 +51,11 @@ type Batch struct {
 	MaxTimestamp  int64
 	LogAppendTime bool
 	Records       []log.Record
+	// OffsetDeltas, when set, are the records' offset deltas and
+	// LastOffsetDelta the header's (a batch the log cleaner rewrote,
+	// log.Batch.OffsetDeltas); nil: 0, 1, 2... and len(Records)-1.
+	OffsetDeltas    []int32
+	LastOffsetDelta int32
 }
 
 // Append encodes b after dst, uncompressed, with its length and CRC, and
@@ -76,7 +81,11 @@ func Append(dst []byte, b *Batch, ts func(int64) int64) []byte {
 		attrs |= AttrLogAppendTime
 	}
 	dst = binary.BigEndian.AppendUint16(dst, attrs)
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(b.Records)-1))
+	last := int32(len(b.Records) - 1)
+	if b.OffsetDeltas != nil {
+		last = b.LastOffsetDelta
+	}
+	dst = binary.BigEndian.AppendUint32(dst, uint32(last))
 	dst = binary.BigEndian.AppendUint64(dst, uint64(first))
 	dst = binary.BigEndian.AppendUint64(dst, uint64(maxTs))
 	dst = binary.BigEndian.AppendUint64(dst, uint64(b.ProducerID))
@@ -84,7 +93,11 @@ func Append(dst []byte, b *Batch, ts func(int64) int64) []byte {
 	dst = binary.BigEndian.AppendUint32(dst, uint32(b.BaseSequence))
 	dst = binary.BigEndian.AppendUint32(dst, uint32(len(b.Records)))
 	for i := range b.Records {
-		dst = appendRecord(dst, &b.Records[i], int64(i))
+		d := int64(i)
+		if b.OffsetDeltas != nil {
+			d = int64(b.OffsetDeltas[i])
+		}
+		dst = appendRecord(dst, &b.Records[i], d)
 	}
 	binary.BigEndian.PutUint32(dst[start+8:], uint32(len(dst)-start-LogOverhead))
 	binary.BigEndian.PutUint32(dst[start+17:], crc32.Checksum(dst[start+CRCStart:], CRC32C))

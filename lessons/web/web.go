@@ -133,7 +133,7 @@ func findRecord(c *core.Cluster, v string) (scene.Ref, bool) {
 		for _, b := range rep.Log().Batches(rep.Log().StartOffset()) {
 			for k, r := range b.RecordList() {
 				if r.Value == v {
-					return scene.Ref{Kind: scene.KindRecord, Partition: s.Partition, Offset: b.BaseOffset + int64(k)}, true
+					return scene.Ref{Kind: scene.KindRecord, Partition: s.Partition, Offset: b.Offset(k)}, true
 				}
 			}
 		}

@@ -63,7 +63,8 @@ func appendBatch(dst []byte, b *log.Batch, ts toDisk) []byte {
 func toRecordBatch(b *log.Batch) recordbatch.Batch {
 	return recordbatch.Batch{BaseOffset: b.BaseOffset, LeaderEpoch: b.Epoch, ProducerID: b.ProducerID,
 		ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: b.Timestamp,
-		MaxTimestamp: b.MaxTimestamp(), LogAppendTime: b.LogAppendTime, Records: b.RecordList()}
+		MaxTimestamp: b.MaxTimestamp(), LogAppendTime: b.LogAppendTime, Records: b.RecordList(),
+		OffsetDeltas: b.OffsetDeltas, LastOffsetDelta: b.LastOffsetDelta}
 }
 
 // appendIndex encodes offset-index entries of the segment at base.

@@ -107,9 +107,13 @@ func decodeOne(d []byte, base, next, shift int64) (*log.Batch, int, *badBatch, i
 	if rb.Attributes&0x30 != 0 {
 		return nil, 0, foreign("transactional or control batch, not simulated"), off
 	}
-	if rb.NumRecords <= 0 || rb.NumRecords > maxBatchRecords || int64(rb.LastOffsetDelta) != int64(rb.NumRecords)-1 {
-		return nil, 0, foreign("%d records with last offset delta %d (kafkasim's batches have no gaps)", rb.NumRecords, rb.LastOffsetDelta), off
+	// A batch the log cleaner rewrote keeps its last offset delta with
+	// fewer records (gaps), none at all for a producer's last batch
+	// (LogCleaner@3.9 RETAIN_EMPTY).
+	if rb.NumRecords < 0 || rb.NumRecords > maxBatchRecords || rb.LastOffsetDelta < 0 || int64(rb.LastOffsetDelta) < int64(rb.NumRecords)-1 {
+		return nil, 0, foreign("%d records with last offset delta %d", rb.NumRecords, rb.LastOffsetDelta), off
 	}
+	cleaned := int64(rb.LastOffsetDelta) != int64(rb.NumRecords)-1
 	// LogSegment.ensureOffsetInRange, and offsets after the previous batch.
 	last := off + int64(rb.LastOffsetDelta)
 	if off < next || last-base > 1<<31-1 || last < off {
@@ -117,6 +121,10 @@ func decodeOne(d []byte, base, next, shift int64) (*log.Batch, int, *badBatch, i
 	}
 	b := &log.Batch{BaseOffset: off, Epoch: rb.PartitionLeaderEpoch, ProducerID: rb.ProducerID, ProducerEpoch: rb.ProducerEpoch,
 		BaseSequence: rb.FirstSequence, Timestamp: unshift(rb.FirstTimestamp, shift), Records: make([]log.Record, 0, rb.NumRecords)}
+	if cleaned {
+		b.OffsetDeltas, b.LastOffsetDelta = make([]int32, 0, rb.NumRecords), rb.LastOffsetDelta
+	}
+	prev := int32(-1)
 	if rb.Attributes&attrLogAppend != 0 {
 		b.LogAppendTime, b.AppendTime = true, unshift(rb.MaxTimestamp, shift)
 	}
@@ -127,8 +135,13 @@ func decodeOne(d []byte, base, next, shift int64) (*log.Batch, int, *badBatch, i
 			return nil, 0, foreign("record %d does not parse", i), off
 		}
 		var kr kmsg.Record
-		if err := kr.ReadFrom(recs[:w+int(n)]); err != nil || kr.OffsetDelta != i {
+		if err := kr.ReadFrom(recs[:w+int(n)]); err != nil || !cleaned && kr.OffsetDelta != i ||
+			kr.OffsetDelta <= prev || kr.OffsetDelta > rb.LastOffsetDelta {
 			return nil, 0, foreign("record %d does not parse or is out of order", i), off
+		}
+		prev = kr.OffsetDelta
+		if cleaned {
+			b.OffsetDeltas = append(b.OffsetDeltas, kr.OffsetDelta)
 		}
 		recs = recs[w+int(n):]
 		// kmsg reads value length -1 as a nil Value, 0 as an empty one.
