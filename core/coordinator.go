@@ -58,8 +58,9 @@ func (c *Cluster) offsetsPartition(groupID string) *Partition {
 // offsets.topic.segment.bytes (100 MiB), not the brokers'
 // log.segment.bytes, so a small log.segment.bytes set for the users'
 // topics never makes a group's record too large for its segment, and
-// cleanup.policy is compact, so Replica.retention leaves it alone (the
-// compaction itself is not modelled: the log keeps every record).
+// cleanup.policy is compact, so Replica.retention leaves it alone and the
+// log cleaner compacts it instead (Replica.clean), keeping each offset's
+// and group's latest record (offsetKey, groupKey).
 // DescribeConfigs shows both as the topic's own (DYNAMIC_TOPIC_CONFIG),
 // as Kafka creates the topic with them (KafkaApis.createTopic@0.11,
 // AutoTopicCreationManager.creatableTopic@3.9). Its compression.type

@@ -7,8 +7,9 @@
 // stand-in for the metadata store (ZooKeeper or the KRaft quorum): the
 // cluster line, topics, assignments, leaders and ISRs. DIR/broker-N is
 // broker N's log.dirs: meta.properties, the broker's
-// recovery-point-offset-checkpoint, replication-offset-checkpoint and
-// log-start-offset-checkpoint, and a <topic>-<partition> directory per
+// recovery-point-offset-checkpoint, replication-offset-checkpoint,
+// log-start-offset-checkpoint and cleaner-offset-checkpoint, and a
+// <topic>-<partition> directory per
 // replica with partition.metadata, leader-epoch-checkpoint and the
 // segments (<20-digit base offset>.log, .index, .timeindex).
 //

@@ -216,3 +216,36 @@ func TestAppendBatchMatchesKmsg(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanedBatchRoundTrip: a batch the log cleaner rewrote keeps its
+// offsets with gaps (offset deltas 0 and 2 of 0..3) and an emptied
+// producer's last batch keeps its last offset delta with no records
+// (LogCleaner RETAIN_EMPTY); both are written at the size the core
+// counts and read back as they were. The reader refused them before
+// ("kafkasim's batches have no gaps").
+func TestCleanedBatchRoundTrip(t *testing.T) {
+	gaps := &log.Batch{BaseOffset: 0, ProducerID: -1, BaseSequence: -1, Timestamp: 1000,
+		Records:      []log.Record{{Key: "a", HasKey: true, Value: "1"}, {Key: "b", HasKey: true, NullValue: true}},
+		OffsetDeltas: []int32{0, 2}, LastOffsetDelta: 3}
+	empty := &log.Batch{BaseOffset: 4, ProducerID: 7, BaseSequence: 3, Timestamp: 1000,
+		Records: []log.Record{}, OffsetDeltas: []int32{}, LastOffsetDelta: 1}
+	id := func(t int64) int64 { return t }
+	data := appendBatch(appendBatch(nil, gaps, id), empty, id)
+	if len(data) != gaps.Size()+empty.Size() {
+		t.Fatalf("%d bytes written, the core counts %d", len(data), gaps.Size()+empty.Size())
+	}
+	bs, torn, err := readSegment(data, 0, 0, 0)
+	if err != nil || torn != nil || len(bs) != 2 {
+		t.Fatalf("%d batches, torn %+v, %v", len(bs), torn, err)
+	}
+	for i, want := range []*log.Batch{gaps, empty} {
+		got := bs[i]
+		if got.BaseOffset != want.BaseOffset || got.LastOffset() != want.LastOffset() || !reflect.DeepEqual(got.OffsetDeltas, want.OffsetDeltas) ||
+			!reflect.DeepEqual(got.Records, want.Records) {
+			t.Fatalf("batch %d read back %+v, wrote %+v", i, got, want)
+		}
+	}
+	if _, err := log.Restore(log.DefaultConfig(), []log.RestoredSegment{{Base: 0, Batches: bs}, {Base: 6}}, 0, 0); err != nil {
+		t.Fatalf("the core refuses what the reader kept: %v", err)
+	}
+}

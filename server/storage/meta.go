@@ -77,11 +77,12 @@ func metaProperties(c *core.Cluster, id int) []byte {
 	return []byte(fmt.Sprintf("#\n#kafkasim\nbroker.id=%d\ncluster.id=%s\nversion=0\n", id, c.ClusterID()))
 }
 
-// checkpointOps writes broker id's three offset checkpoints from what
+// checkpointOps writes broker id's four offset checkpoints from what
 // was last seen of its replicas (OffsetCheckpointFile: "topic partition
-// offset" lines).
+// offset" lines): cleaner-offset-checkpoint (LogCleanerManager@3.9) has
+// the logs the cleaner has cleaned, each with its first dirty offset.
 func (s *Store) checkpointOps(id int) []op {
-	var rp, hw, start []string
+	var rp, hw, start, cleaned []string
 	keys := slices.SortedFunc(maps.Keys(s.reps), func(a, b repKey) int { return strings.Compare(a.partition, b.partition) })
 	for _, k := range keys {
 		if k.broker != id {
@@ -95,11 +96,15 @@ func (s *Store) checkpointOps(id int) []op {
 		if st.hw >= 0 {
 			hw = append(hw, pre+strconv.FormatInt(st.hw, 10))
 		}
+		if st.cleaned >= 0 {
+			cleaned = append(cleaned, pre+strconv.FormatInt(st.cleaned, 10))
+		}
 	}
 	d := brokerDir(id)
 	return []op{
 		{kind: opWriteFile, dir: d, name: "recovery-point-offset-checkpoint", data: checkpoint(rp)},
 		{kind: opWriteFile, dir: d, name: "replication-offset-checkpoint", data: checkpoint(hw)},
 		{kind: opWriteFile, dir: d, name: "log-start-offset-checkpoint", data: checkpoint(start)},
+		{kind: opWriteFile, dir: d, name: "cleaner-offset-checkpoint", data: checkpoint(cleaned)},
 	}
 }

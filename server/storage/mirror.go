@@ -34,7 +34,8 @@ type repState struct {
 	epochsOK bool  // epochs were written
 	hw       int64 // replication-offset-checkpoint entry (-1: none)
 	start    int64
-	seen     bool // touched by the current observation
+	cleaned  int64 // cleaner-offset-checkpoint entry (-1: none)
+	seen     bool  // touched by the current observation
 	fast     fastKey
 	topicID  [16]byte // the replica's topic (a topic created again with the name is another)
 }
@@ -93,7 +94,7 @@ func (s *Store) observe(c *core.Cluster, evs []core.Event) {
 					st = nil
 				}
 				if st == nil {
-					st = &repState{hw: -1, dir: dirOf(k), topicID: tid}
+					st = &repState{hw: -1, cleaned: -1, dir: dirOf(k), topicID: tid}
 					s.reps[k] = st
 					ops = append(ops, op{kind: opMkdir, dir: dirOf(k), data: partitionMetadata(tid)})
 					st.view = r.Log()
@@ -112,6 +113,9 @@ func (s *Store) observe(c *core.Cluster, evs []core.Event) {
 				}
 				st.fast = fk
 				ops = s.syncReplica(ops, k, st, r)
+				if cp, ok := v.CleanerCheckpoint(); ok && cp != st.cleaned {
+					st.cleaned, dirty[id] = cp, true
+				}
 				if st.rp != v.RecoveryPoint() || st.start != v.StartOffset() || st.hw != hw {
 					ops = s.flushOps(ops, k, st, v)
 					st.start, st.hw = v.StartOffset(), hw

@@ -200,7 +200,7 @@ func (s *Store) adopt(c *core.Cluster, loaded []repKey) {
 		}
 		v := r.Log()
 		tid, _ := c.TopicID(t)
-		st := &repState{view: v, rewrites: v.Rewrites(), hw: -1, dir: dirOf(k), topicID: tid}
+		st := &repState{view: v, rewrites: v.Rewrites(), hw: -1, cleaned: -1, dir: dirOf(k), topicID: tid}
 		for i := 0; i < v.NumSegments(); i++ {
 			ref := v.SegmentRef(i)
 			st.segs = append(st.segs, segState{base: ref.Base, batches: ref.Batches, size: ref.Size})

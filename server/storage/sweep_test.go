@@ -47,7 +47,7 @@ func TestScenariosFilesMatch(t *testing.T) {
 // re-fetch logs; the others only append, which the rest cover.
 func diskHeavy(name string) bool {
 	for _, p := range []string{"acks", "epoch-below", "follower-", "kip101-", "poweroff", "retention", "segments", "unclean",
-		"paused-follower", "restarted-broker", "zk-fast-bounce", "isr-lag", "group-coordinator-failover", "consumer-leader-epoch", "preferred-leader", "topic-delete"} {
+		"paused-follower", "restarted-broker", "zk-fast-bounce", "isr-lag", "group-coordinator-failover", "consumer-leader-epoch", "preferred-leader", "topic-delete", "log-compaction"} {
 		if strings.HasPrefix(name, p) {
 			return true
 		}
