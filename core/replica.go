@@ -132,10 +132,15 @@ func countRecords(bs []*log.Batch) int {
 }
 
 // append adds a batch to the log (leader or follower) and updates producer
-// state and flush policy. b.BaseOffset must equal the LEO.
+// state and flush policy. b.BaseOffset must equal the LEO on a leader;
+// on a follower it may be above (a gap in a compacted leader's log).
 func (r *Replica) append(b *log.Batch) error {
 	c := r.b.c
-	if err := r.log.Append(b, c.now); err != nil {
+	add := r.log.Append
+	if r.role != roleLeader {
+		add = r.log.AppendAsFollower
+	}
+	if err := add(b, c.now); err != nil {
 		return err
 	}
 	if b.ProducerID >= 0 {

@@ -163,8 +163,8 @@ func (b *Broker) onFetchResponse(leader int, parts []fetchPart, res []fetchResul
 			continue
 		}
 		for _, bt := range fr.batches {
-			if bt.BaseOffset != r.log.LEO() {
-				continue
+			if bt.BaseOffset < r.log.LEO() {
+				continue // already here (a fetch from inside a batch)
 			}
 			if err := r.append(bt); err != nil {
 				break

@@ -229,3 +229,23 @@ func TestCleanBoundsRepeatedKeys(t *testing.T) {
 		t.Fatalf("latest record %+v %v", r, ok)
 	}
 }
+
+// TestAppendAsFollowerTakesGaps: a follower's append may start above its
+// log end offset (a batch its compacted leader kept after a removed one),
+// a leader's may not.
+func TestAppendAsFollowerTakesGaps(t *testing.T) {
+	l := New(DefaultConfig(), 0)
+	b := &Batch{BaseOffset: 3, ProducerID: -1, BaseSequence: -1, Records: []Record{{Key: "a", HasKey: true, Value: "4"}}}
+	if err := l.Append(b, 0); err == nil {
+		t.Fatal("a leader's append above its log end offset was taken")
+	}
+	if err := l.AppendAsFollower(b, 0); err != nil || l.LEO() != 4 {
+		t.Fatalf("AppendAsFollower: %v, LEO %d", err, l.LEO())
+	}
+	if err := l.AppendAsFollower(mk(2, 1, 1, 0), 0); err == nil {
+		t.Fatal("a follower's append below its log end offset was taken")
+	}
+	if _, _, ok := l.At(2); ok {
+		t.Fatal("At(2) finds a record in the gap")
+	}
+}

@@ -73,10 +73,19 @@ func (l *Log) tick(now int64) {
 
 // Append adds b at the end of the log, rolling a new segment first when
 // LogSegment.shouldRoll says so. b.BaseOffset must equal LEO. The batch is
-// stored by pointer and must not be modified afterwards. A cleaned batch
-// (a follower fetching a leader's compacted log) may have no records.
-func (l *Log) Append(b *Batch, now int64) error {
-	if b.BaseOffset != l.leo || (b.Len() == 0 && b.OffsetDeltas == nil) || (b.Packed != nil && b.Records != nil) {
+// stored by pointer and must not be modified afterwards.
+func (l *Log) Append(b *Batch, now int64) error { return l.append(b, now, false) }
+
+// AppendAsFollower is Append for a batch a follower fetched
+// (UnifiedLog.appendAsFollower): its BaseOffset may be above LEO, since
+// a leader's compacted log has gaps where whole batches went (Kafka
+// refuses only a batch below the end: UnexpectedAppendOffsetException);
+// LEO becomes its last offset + 1. A cleaned batch may have no records.
+func (l *Log) AppendAsFollower(b *Batch, now int64) error { return l.append(b, now, true) }
+
+func (l *Log) append(b *Batch, now int64, follower bool) error {
+	if b.BaseOffset < l.leo || !follower && b.BaseOffset != l.leo || (b.Len() == 0 && b.OffsetDeltas == nil) ||
+		(b.Packed != nil && b.Records != nil) {
 		return fmt.Errorf("%w: batch at offset %d with %d records, log end offset %d",
 			ErrBadAppend, b.BaseOffset, b.Len(), l.leo)
 	}
