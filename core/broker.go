@@ -53,6 +53,9 @@ type Broker struct {
 	// deleteWaits are outside clients' DeleteTopics waiting for their
 	// topics to leave the metadata cache (external_delete_topics.go).
 	deleteWaits []*deleteWait
+	// recordDeletes are outside clients' DeleteRecords waiting for the
+	// replicas' log start offsets (broker_delete_records.go).
+	recordDeletes []*recordsDeleteWait
 }
 
 func newBroker(c *Cluster, id int, rack string) *Broker {
@@ -75,6 +78,7 @@ func (b *Broker) resetVolatile() {
 	b.parked = nil
 	b.frozen = nil
 	b.deleteWaits = nil
+	b.recordDeletes = nil
 	b.groups = newCoordinator(b)
 	for _, r := range b.replicas {
 		r.resetVolatile()

@@ -30,6 +30,7 @@ type fetchPart struct {
 	offset   int64
 	epoch    int32 // the fetcher's current leader epoch (KIP-320), -1: not checked
 	maxBytes int   // max partition bytes; 0: only the request's bound
+	logStart int64 // a follower's log start offset (FetchRequest.PartitionData.logStartOffset)
 }
 
 // fetchResult is one partition of a Fetch response.
@@ -66,7 +67,7 @@ func (b *Broker) handleFetch(req fetchReq, respond func([]fetchResult)) {
 	if req.replica >= 0 {
 		for _, fp := range req.parts {
 			if r := b.replicas[fp.p]; r != nil && r.role == roleLeader && r.epoch == fp.epoch && fp.offset <= r.log.LEO() {
-				r.updateFollower(req.replica, fp.offset)
+				r.updateFollower(req.replica, fp.offset, fp.logStart)
 			}
 		}
 	}

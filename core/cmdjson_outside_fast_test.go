@@ -28,7 +28,7 @@ func TestFastEncodeFields(t *testing.T) {
 		{CloseConn{}, "conn"},
 		{BrokerRequest{}, "conn correlation label,omitempty produce,omitempty fetch,omitempty metadata,omitempty listOffsets,omitempty " +
 			"offsetForLeaderEpoch,omitempty initProducerId,omitempty findCoordinator,omitempty offsetCommit,omitempty offsetFetch,omitempty " +
-			"joinGroup,omitempty syncGroup,omitempty heartbeat,omitempty leaveGroup,omitempty deleteTopics,omitempty deleteGroups,omitempty other,omitempty"},
+			"joinGroup,omitempty syncGroup,omitempty heartbeat,omitempty leaveGroup,omitempty deleteTopics,omitempty deleteGroups,omitempty deleteRecords,omitempty offsetDelete,omitempty other,omitempty"},
 		{ProduceRequest{}, "acks timeoutMs partitions"},
 		{ProducePartition{}, "topic partition producerId producerEpoch baseSequence timestamp,omitempty records"},
 		{log.Record{}, "key,omitempty value nullValue,omitempty hasKey,omitempty timestampDelta,omitempty headers,omitempty"},

@@ -63,6 +63,8 @@ type BrokerRequest struct {
 	LeaveGroup           *LeaveGroupRequest           `json:"leaveGroup,omitempty"`
 	DeleteTopics         *DeleteTopicsRequest         `json:"deleteTopics,omitempty"`
 	DeleteGroups         *DeleteGroupsRequest         `json:"deleteGroups,omitempty"`
+	DeleteRecords        *DeleteRecordsRequest        `json:"deleteRecords,omitempty"`
+	OffsetDelete         *OffsetDeleteRequest         `json:"offsetDelete,omitempty"`
 	Other                *OtherRequest                `json:"other,omitempty"`
 }
 

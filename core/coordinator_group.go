@@ -55,6 +55,10 @@ type group struct {
 	// rawMetaBytes: the members' rawMeta in all, at most
 	// MaxRawAssignmentBytes (setRawMeta)
 	rawMetaBytes int
+	// subscribed: the topics the members of the current generation
+	// subscribe to, nil before the first (GroupMetadata.subscribedTopics;
+	// coordinator_offset_delete.go)
+	subscribed map[string]bool
 }
 
 // gmember is one member as the coordinator sees it.

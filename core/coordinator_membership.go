@@ -316,6 +316,7 @@ func (g *group) completeJoin() {
 	// rebalance, one that never does expires after its session timeout.
 	g.initial = false
 	g.generation++
+	g.subscribed = g.computeSubscribedTopics() // GroupMetadata.initNextGeneration
 	if len(g.members) == 0 {
 		g.protocol, g.leader = "", ""
 		g.setState(gsEmpty, "no members left")

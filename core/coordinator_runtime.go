@@ -27,6 +27,9 @@ func (co *coordinator) load(r *Replica) {
 			continue
 		}
 		g.emit(fmt.Sprintf("coordinator is now broker %d (loaded from %s: generation %d, %s)", co.b.ID, p.Name, g.generation, g.state))
+		if g.generation > 0 {
+			g.subscribed = g.computeSubscribedTopics() // GroupCoordinator.loadGroup
+		}
 		for _, m := range g.sortedMembers() {
 			m.lastBeat = co.b.c.now
 			g.armSession(m)

@@ -243,5 +243,7 @@ type Reply struct {
 	LeaveGroup           *GroupErrorResponse           `json:"leaveGroup,omitempty"`
 	DeleteTopics         *DeleteTopicsResponse         `json:"deleteTopics,omitempty"`
 	DeleteGroups         *DeleteGroupsResponse         `json:"deleteGroups,omitempty"`
+	DeleteRecords        *DeleteRecordsResponse        `json:"deleteRecords,omitempty"`
+	OffsetDelete         *OffsetDeleteResponse         `json:"offsetDelete,omitempty"`
 	Other                *OtherResponse                `json:"other,omitempty"`
 }

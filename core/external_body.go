@@ -40,6 +40,8 @@ func (x BrokerRequest) body() (extBody, error) {
 	add(x.LeaveGroup != nil, leaveGroupBody{x.LeaveGroup})
 	add(x.DeleteTopics != nil, deleteTopicsBody{x.DeleteTopics})
 	add(x.DeleteGroups != nil, deleteGroupsBody{x.DeleteGroups})
+	add(x.DeleteRecords != nil, deleteRecordsBody{x.DeleteRecords})
+	add(x.OffsetDelete != nil, offsetDeleteBody{x.OffsetDelete})
 	add(x.Other != nil, otherBody{x.Other})
 	if len(set) != 1 {
 		return nil, errors.New("want exactly one request body (produce, fetch, metadata, ...)")
@@ -115,6 +117,12 @@ func (x *BrokerRequest) cloneMore() {
 	}
 	if d := x.DeleteGroups; d != nil {
 		x.DeleteGroups = &DeleteGroupsRequest{Groups: slices.Clone(d.Groups)}
+	}
+	if d := x.DeleteRecords; d != nil {
+		x.DeleteRecords = &DeleteRecordsRequest{TimeoutMs: d.TimeoutMs, Partitions: slices.Clone(d.Partitions)}
+	}
+	if o := x.OffsetDelete; o != nil {
+		x.OffsetDelete = &OffsetDeleteRequest{Group: o.Group, Partitions: slices.Clone(o.Partitions)}
 	}
 	if o := x.Other; o != nil {
 		cp := *o

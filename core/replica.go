@@ -61,6 +61,7 @@ type followerState struct {
 	lastCaughtUp       int64
 	lastFetch          int64
 	lastFetchLeaderLEO int64
+	logStart           int64 // its log start offset, as its last Fetch said (-1: unknown)
 }
 
 func newReplica(b *Broker, p *Partition, now int64) *Replica {

@@ -35,7 +35,7 @@ func (b *Broker) fetchFrom(leader int) {
 	var parts []fetchPart
 	for _, r := range b.sortedReplicas() {
 		if r.role == roleFollower && r.leader == leader && r.follow == followFetching {
-			parts = append(parts, fetchPart{p: r.p, offset: r.log.LEO(), epoch: r.epoch})
+			parts = append(parts, fetchPart{p: r.p, offset: r.log.LEO(), epoch: r.epoch, logStart: r.log.StartOffset()})
 		}
 	}
 	if len(parts) == 0 {

@@ -36,7 +36,7 @@ func (r *Replica) becomeLeader(st pstate) {
 		if id == r.b.ID {
 			continue
 		}
-		fs := &followerState{leo: -1}
+		fs := &followerState{leo: -1, logStart: -1}
 		if slices.Contains(st.isr, id) {
 			fs.lastCaughtUp = c.now
 		}
@@ -123,6 +123,9 @@ func (r *Replica) maybeAdvanceHW() {
 	}
 	r.setHW(hw)
 	r.completeWaiting()
+	if len(r.b.recordDeletes) > 0 {
+		r.b.checkRecordDeletes(r.p) // Partition.tryCompleteDelayedRequests
+	}
 	r.b.wakeParked(r.p, true)
 }
 
@@ -136,7 +139,11 @@ func (r *Replica) maybeAdvanceHW() {
 // something else changed the HW's inputs without trying: on 2.8 a
 // committed ISR shrink (hwWaitsAfterAlterIsr) leaves the HW where it was
 // while caught-up followers keep fetching at the same offset.
-func (r *Replica) updateFollower(id int, offset int64) {
+//
+// The fetch also carries the follower's log start offset (KIP-107); when
+// DeleteRecords wait on the partition and the low watermark rose, they
+// are checked (Partition.updateFollowerFetchState: leaderLWIncremented).
+func (r *Replica) updateFollower(id int, offset, logStart int64) {
 	fs := r.followers[id]
 	if fs == nil {
 		return
@@ -148,7 +155,14 @@ func (r *Replica) updateFollower(id int, offset int64) {
 		fs.lastCaughtUp = max(fs.lastCaughtUp, fs.lastFetch)
 	}
 	moved := fs.leo != offset
-	fs.leo, fs.lastFetchLeaderLEO, fs.lastFetch = offset, leo, now
+	oldLW := int64(-1)
+	if len(r.b.recordDeletes) > 0 {
+		oldLW = r.lowWatermark()
+	}
+	fs.leo, fs.lastFetchLeaderLEO, fs.lastFetch, fs.logStart = offset, leo, now, logStart
+	if len(r.b.recordDeletes) > 0 && r.lowWatermark() > oldLW {
+		r.b.checkRecordDeletes(r.p)
+	}
 	r.maybeExpandISR(id)
 	if moved || !r.b.c.preset.alterIsr {
 		r.maybeAdvanceHW()
