@@ -94,3 +94,23 @@ func TestKadmDeleteRecords(t *testing.T) {
 		})
 	}
 }
+
+// TestDeleteRecordsAdvertised: DeleteRecords from the 0.11 preset on
+// (KIP-107), not on 0.8, whose followers do not take their leader's log
+// start; OffsetDelete (KIP-496, 2.4) from 2.8.
+func TestDeleteRecordsAdvertised(t *testing.T) {
+	for _, tc := range []struct {
+		preset                   string
+		deleteRecords, offsetDel bool
+	}{{"0.8", false, false}, {"0.11", true, false}, {"2.8", true, true}, {"3.9", true, true}, {"4.0", true, true}} {
+		tb := tableFor(tc.preset)
+		dr, hasDR := tb[21]
+		_, hasOD := tb[47]
+		if hasDR != tc.deleteRecords || hasOD != tc.offsetDel {
+			t.Errorf("%s: DeleteRecords %v, OffsetDelete %v; want %v, %v", tc.preset, hasDR, hasOD, tc.deleteRecords, tc.offsetDel)
+		}
+		if hasDR && tc.preset != "0.11" && dr.max != 2 {
+			t.Errorf("%s: DeleteRecords up to v%d, want v2", tc.preset, dr.max)
+		}
+	}
+}

@@ -95,12 +95,18 @@ func tableFor(preset string) versionTable {
 		if k == 0 {
 			r.listed = produceListedMin
 		}
-		if r.min <= r.max {
+		if r.min <= r.max && !(preset == "0.8" && k == deleteRecordsKey) {
 			t[k] = r
 		}
 	}
 	return t
 }
+
+// deleteRecordsKey is DeleteRecords, which the 0.8 preset does not
+// advertise though 0.11's table has it: it moves log start offsets,
+// which 0.8's followers do not take from their leader (KIP-107 came in
+// 0.11 with the API), so its answer would wait for them forever.
+const deleteRecordsKey = 21
 
 func max16(a, b int16) int16 {
 	if a > b {
