@@ -65,6 +65,8 @@ func (c *Cluster) apply(cmd Command) error {
 		return c.alterTopicConfigs(x)
 	case ElectLeaders:
 		return c.electLeaders(x)
+	case DeleteRecords:
+		return c.deleteRecords(x)
 	case DeleteTopic:
 		return c.deleteTopic(x.Topic)
 	case Set:

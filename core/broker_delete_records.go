@@ -163,3 +163,43 @@ func (b *Broker) finishRecordsDelete(w *recordsDeleteWait) {
 	b.recordDeletes = slices.DeleteFunc(b.recordDeletes, func(x *recordsDeleteWait) bool { return x == w })
 	w.respond(w.res)
 }
+
+// adminDeleteRecordsTimeoutMs is the timeout of the Admin client's
+// DeleteRecords request (request.timeout.ms, 30 s), which the
+// DeleteRecords command's request carries.
+const adminDeleteRecordsTimeoutMs = 30_000
+
+// deleteRecords applies the DeleteRecords command: the request reaches
+// the partition's leader as the metadata names it (the Admin client
+// sends it there) and its answer is an event.
+func (c *Cluster) deleteRecords(x DeleteRecords) error {
+	p, err := c.Partition(x.Partition)
+	if err != nil {
+		return fmt.Errorf("UNKNOWN_TOPIC_OR_PARTITION: %v", err)
+	}
+	if !c.preset.kip107() {
+		return fmt.Errorf("DeleteRecords needs 0.11 or later (KIP-107); this cluster is %s", c.Version())
+	}
+	b := c.Broker(p.Leader())
+	if b == nil || b.state != stateUp {
+		return fmt.Errorf("LEADER_NOT_AVAILABLE: %s has no leader up", p.Name)
+	}
+	sync, refused := true, ""
+	b.deleteRecords(adminDeleteRecordsTimeoutMs, []recordsDelete{{p: p, offset: x.Offset}}, func(res []recordsDeleteResult) {
+		r := res[0]
+		if sync && r.err != "" {
+			refused = r.err
+			return
+		}
+		detail := fmt.Sprintf("DeleteRecords of %s answered: low watermark %d", p.Name, r.lowWatermark)
+		if r.err != "" {
+			detail = fmt.Sprintf("DeleteRecords of %s answered %s (low watermark %d)", p.Name, r.err, r.lowWatermark)
+		}
+		c.emit(Event{Type: EvInfo, Partition: p.Name, Broker: b.ID, Offset: r.lowWatermark, Detail: detail})
+	})
+	sync = false
+	if refused != "" {
+		return fmt.Errorf("%s: DeleteRecords of %s to %d refused", refused, p.Name, x.Offset)
+	}
+	return nil
+}

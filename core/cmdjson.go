@@ -27,7 +27,7 @@ const (
 
 // commandKinds lists one zero value of every command, the codec's registry.
 var commandKinds = []Command{
-	CreateTopic{}, AlterTopic{}, AlterTopicConfigs{}, ElectLeaders{}, DeleteTopic{}, Set{}, NewProducer{}, Produce{}, NewConsumer{},
+	CreateTopic{}, AlterTopic{}, AlterTopicConfigs{}, ElectLeaders{}, DeleteRecords{}, DeleteTopic{}, Set{}, NewProducer{}, Produce{}, NewConsumer{},
 	Assign{}, Poll{}, Commit{}, CloseConsumer{}, CrashConsumer{}, CrashBroker{},
 	PowerOff{}, Restart{}, Pause{}, Resume{}, NetSplit{}, NetHeal{}, NetDelay{},
 	NetDrop{}, Wait{}, Settle{},

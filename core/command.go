@@ -55,6 +55,20 @@ type ElectLeaders struct {
 	Partitions []string `json:"partitions,omitempty"`
 }
 
+// DeleteRecords is kafka-delete-records.sh (Admin.deleteRecords,
+// KIP-107) for one partition ("orders-0"): a DeleteRecords request at
+// the partition's leader, which moves its log start offset up to Offset
+// (-1: its high watermark); the followers take it from their next Fetch
+// response, and the request's answer, an event, comes once they have
+// (or REQUEST_TIMED_OUT after 30 s, the Admin client's
+// request.timeout.ms). The command fails when the leader refuses it
+// (OFFSET_OUT_OF_RANGE, POLICY_VIOLATION, ...), on an unknown partition,
+// one without a leader, and on a preset before KIP-107.
+type DeleteRecords struct {
+	Partition string `json:"partition"`
+	Offset    int64  `json:"offset"`
+}
+
 // DeleteTopic deletes a topic (kafka-topics.sh --delete,
 // Admin.deleteTopics). ZooKeeper mode marks it for deletion
 // (/admin/delete_topics/NAME) and the controller's TopicDeletionManager
@@ -203,6 +217,7 @@ func (CreateTopic) Kind() string       { return "topic_create" }
 func (AlterTopic) Kind() string        { return "topic_alter" }
 func (AlterTopicConfigs) Kind() string { return "topic_config" }
 func (ElectLeaders) Kind() string      { return "elect" }
+func (DeleteRecords) Kind() string     { return "records_delete" }
 func (DeleteTopic) Kind() string       { return "topic_delete" }
 func (Set) Kind() string               { return "set" }
 func (NewProducer) Kind() string       { return "producer" }

@@ -140,6 +140,8 @@ func FormatCommand(cmd core.Command) (string, error) {
 			return join("elect", x.Election)
 		}
 		return join("elect", x.Election, strings.Join(x.Partitions, ","))
+	case core.DeleteRecords:
+		return join("records delete", x.Partition, strconv.FormatInt(x.Offset, 10))
 	case core.Set:
 		if len(x.Configs) == 0 {
 			return "", fmt.Errorf("format: set with nothing to set")

@@ -26,6 +26,8 @@ var cmdTests = []struct {
 		core.AlterTopicConfigs{Topic: "orders", Set: map[string]string{"retention.ms": "60000", "unclean.leader.election.enable": "true"},
 			Delete: []string{"segment.bytes", "min.insync.replicas"}}},
 	{"elect preferred", core.ElectLeaders{Election: "preferred"}},
+	{"records delete orders-1 5", core.DeleteRecords{Partition: "orders-1", Offset: 5}},
+	{"records delete orders-0 -1", core.DeleteRecords{Partition: "orders-0", Offset: -1}},
 	{"elect unclean orders-0,orders-2", core.ElectLeaders{Election: "unclean", Partitions: []string{"orders-0", "orders-2"}}},
 	{"topic config orders delete=retention.ms", core.AlterTopicConfigs{Topic: "orders", Delete: []string{"retention.ms"}}},
 	{"producer p1", core.NewProducer{Name: "p1"}},

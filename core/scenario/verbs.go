@@ -38,6 +38,7 @@ var usage = map[string]string{
 	"expect":       "expect KIND ... (KIND: leader, isr, hw, leo, epoch, acked, failed, log, lost, consumed, assignment, generation, committed, znode, violations, error)",
 	"print":        "print [PARTITION|GROUP|BROKER|znodes]",
 	"elect":        "elect preferred|unclean [PARTITION,...]",
+	"records":      "records delete PARTITION OFFSET (OFFSET -1: the high watermark)",
 	"zk":           "zk delete /controller [version=N] [session=0xID] [xid=N] [conn=ADDR]",
 	"during":       "during +D COMMAND (COMMAND applied D after the start of the settle, poll or commit in progress)",
 	"restore":      "restore PART/OF DATA (one part of a cluster restored from disk, as kafkasim serve --data-dir writes it)",
@@ -67,6 +68,7 @@ var verbs = map[string]func(*lineParser, *Step) error{
 	"expect":   parseExpect,
 	"print":    parsePrint,
 	"elect":    parseElect,
+	"records":  parseRecords,
 	"zk":       parseZK,
 	"outside":  parseOutside,
 	"restore":  parseRestore,
@@ -349,5 +351,36 @@ func parseElect(p *lineParser, st *Step) error {
 		return err
 	}
 	st.Cmd = c
+	return nil
+}
+
+// parseRecords parses `records delete PARTITION OFFSET`:
+// kafka-delete-records.sh for one partition, its log start offset moved
+// up to OFFSET, -1 for its high watermark (core.DeleteRecords).
+func parseRecords(p *lineParser, st *Step) error {
+	const verb = "records"
+	if err := p.keyword(1, "delete", usage[verb]); err != nil {
+		return err
+	}
+	pw, err := p.arg(2, "PARTITION", usage[verb])
+	if err != nil {
+		return err
+	}
+	part, err := p.partition(pw)
+	if err != nil {
+		return err
+	}
+	ow, err := p.arg(3, "OFFSET", usage[verb])
+	if err != nil {
+		return err
+	}
+	off, err := strconv.ParseInt(ow.s, 10, 64)
+	if err != nil || off < -1 {
+		return p.errAt(ow, "bad offset %q: want N >= 0, or -1 for the high watermark", ow.s)
+	}
+	if err := p.noMore(4, usage[verb]); err != nil {
+		return err
+	}
+	st.Cmd = core.DeleteRecords{Partition: part, Offset: off}
 	return nil
 }
