@@ -58,6 +58,10 @@ func cmdSamples() []Command {
 			Assignments: map[string][]GroupPartition{"m": {{Topic: "orders", Partition: 0}}}}},
 		BrokerRequest{Conn: "kc1", Correlation: 10, FindCoordinator: &FindCoordinatorRequest{Key: "g", KeyType: 0},
 			Metadata: &MetadataRequest{Topics: []string{"orders"}, AllowAutoCreate: true}},
+		BrokerRequest{Conn: "kc1", Correlation: 11, DeleteRecords: &DeleteRecordsRequest{TimeoutMs: 30000,
+			Partitions: []DeleteRecordsPartition{{Topic: "orders", Partition: 1, Offset: -1}}}},
+		BrokerRequest{Conn: "kc1", Correlation: 12, OffsetDelete: &OffsetDeleteRequest{Group: "g",
+			Partitions: []GroupPartition{{Topic: "orders", Partition: 0}}}},
 	}
 }
 
