@@ -89,18 +89,7 @@ func TestSaramaDeleteConsumerGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	om, err := sarama.NewOffsetManagerFromClient("standalone", cl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pom, err := om.ManagePartition("sdg", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pom.MarkOffset(3, "m")
-	om.Commit()
-	pom.Close()
-	om.Close()
+	saramaCommit(t, cl, "standalone", "sdg", 3, "m")
 	adm, err := sarama.NewClusterAdminFromClient(cl)
 	if err != nil {
 		t.Fatal(err)
@@ -117,4 +106,23 @@ func TestSaramaDeleteConsumerGroup(t *testing.T) {
 	if err := adm.DeleteConsumerGroup("never"); !errors.Is(err, sarama.ErrGroupIDNotFound) {
 		t.Fatalf("delete a group that never was: %v, want GROUP_ID_NOT_FOUND", err)
 	}
+}
+
+// saramaCommit commits offset (with metadata) for topic's partition 0 in
+// group as sarama's OffsetManager does for a consumer outside any
+// generation (what kafka-consumer-groups --reset-offsets writes).
+func saramaCommit(t *testing.T, cl sarama.Client, group, topic string, offset int64, metadata string) {
+	t.Helper()
+	om, err := sarama.NewOffsetManagerFromClient(group, cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pom, err := om.ManagePartition(topic, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pom.MarkOffset(offset, metadata)
+	om.Commit()
+	pom.Close()
+	om.Close()
 }

@@ -36,18 +36,7 @@ func TestSaramaDeleteRecordsAndOffset(t *testing.T) {
 	if err := adm.DeleteRecords("sdr", map[int32]int64{0: 9}); !errors.Is(err, sarama.ErrOffsetOutOfRange) {
 		t.Errorf("delete above the high watermark: %v, want OFFSET_OUT_OF_RANGE", err)
 	}
-	om, err := sarama.NewOffsetManagerFromClient("standalone", cl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pom, err := om.ManagePartition("sdr", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pom.MarkOffset(4, "")
-	om.Commit()
-	pom.Close()
-	om.Close()
+	saramaCommit(t, cl, "standalone", "sdr", 4, "")
 	if err := adm.DeleteConsumerGroupOffset("standalone", "sdr", 0); err != nil {
 		t.Fatalf("delete offset: %v", err)
 	}
