@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 )
 
 // Packed is a batch's records kept the way a segment file keeps them: the
@@ -16,16 +15,16 @@ import (
 // every cycle for as long as the log keeps the batch, while a Packed holds
 // three pointers however many records it has. Record reads one back, the
 // same Record a []Record would have held (a null value as NullValue). A
-// Packed's records never change after Pack returns it, so any number of
-// batches, replicas and goroutines may share it.
+// Packed never changes after Pack returns it, so any number of batches,
+// replicas and goroutines may share it.
 //
 // A batch the client compressed may be packed lazily (PackLazy): Kafka's
 // broker appends such a batch as it came, compressed, and reads its
 // records only to validate them, so the packed batch keeps only the wire
-// bytes and inflates its records again (once) when something reads them,
-// as a page showing a record's story does. Until then data and starts
+// bytes and a Lazy that inflates its records again when something reads
+// them, as a page showing a record's story does. Then data and starts
 // are empty; n, size, maxTsDelta, kvBytes and canonical never depend on
-// it.
+// them.
 type Packed struct {
 	data   string  // the records section; every key, value and header is a substring
 	starts []int32 // starts[i] is where record i begins in data; strictly increasing
@@ -38,18 +37,18 @@ type Packed struct {
 	kvBytes    int64 // the keys' and values' bytes, for request limits
 	canonical  bool  // offset deltas 0, 1, 2...: data is what the log would write
 	wire       string
-
-	// inflate, when set, recovers data from wire on the first read
-	// (load); loaded guards it, so goroutines sharing p may read it.
-	inflate Inflate
-	loaded  sync.Once
+	lazy       Lazy // when set, where data and starts come from instead
 }
 
-// Inflate returns the records section of wire, a whole v2 batch as its
-// client encoded it, decompressed: what PackLazy validated. It must
-// return the same bytes every time and never share them with a caller
-// who may write them.
-type Inflate func(wire string) (string, error)
+// Lazy recovers a lazily packed batch's records section (the batch's wire
+// bytes decompressed: what PackLazy checked) and where each record starts
+// in it (RecordStarts). Load must return the same, never-written bytes
+// every time, and may be called from any goroutine reading the batch:
+// the protocol layer that implements it (and decides what runs
+// concurrently) memoises and guards it, so the core stays free of locks.
+type Lazy interface {
+	Load() (data string, starts []int32)
+}
 
 // Errors Pack reports, wrapped with the record they concern.
 var (
@@ -124,46 +123,38 @@ func Pack(data, wire string, n int, recs []Record) (*Packed, error) {
 // PackLazy is Pack for a compressed batch whose records section, data,
 // lives in a buffer the caller reuses once PackLazy returns: it checks
 // data as Pack does, and, when the records are canonical, keeps only
-// wire (the batch as the client sent it, compressed) and inflate, which
-// reads data back from wire on the first Record or Records. Records that
-// are not canonical (a Fetch cannot serve wire) are copied out of data
-// and kept as Pack keeps them. Either way p reads back the same records.
-func PackLazy(data, wire string, n int, inflate Inflate) (*Packed, error) {
+// wire (the batch as the client sent it, compressed) and lazy, which
+// reads data back from wire when Record or Records needs it. Records
+// that are not canonical (a Fetch cannot serve wire) are copied out of
+// data and kept as Pack keeps them. Either way p reads back the same
+// records.
+func PackLazy(data, wire string, n int, lazy Lazy) (*Packed, error) {
 	p, err := Pack(data, wire, n, nil)
 	if err != nil {
 		return nil, err
 	}
-	if p.canonical && inflate != nil {
-		p.data, p.starts, p.inflate = "", nil, inflate
+	if p.canonical && lazy != nil {
+		p.data, p.starts, p.lazy = "", nil, lazy
 	} else {
 		p.data = strings.Clone(data) // starts index the same bytes
 	}
 	return p, nil
 }
 
-// load reads a lazily packed batch's records back from its wire bytes,
-// once; a Packed from Pack is loaded already.
-func (p *Packed) load() {
-	p.loaded.Do(func() {
-		if p.inflate == nil {
-			return
-		}
-		data, err := p.inflate(p.wire)
-		if err != nil {
-			panic("log: a packed batch no longer inflates: " + err.Error()) // PackLazy checked it
-		}
-		starts, err := recordStarts(data, int(p.n))
-		if err != nil {
-			panic("log: a packed batch no longer parses: " + err.Error())
-		}
-		p.data, p.starts = data, starts
-	})
+// section is the records section and where each record starts: p's
+// own, or, lazily packed, what its Lazy loads.
+func (p *Packed) section() (string, []int32) {
+	if p.lazy != nil {
+		return p.lazy.Load()
+	}
+	return p.data, p.starts
 }
 
-// recordStarts is where each of data's n records begins (each record's
+// RecordStarts is where each of data's n records begins (each record's
 // length varint says where the next one starts), for records Pack
-// checked already; an error if they do not fill data exactly.
-func recordStarts(data string, n int) ([]int32, error) {
+// checked already, as a Lazy returns them; an error if they do not fill
+// data exactly.
+func RecordStarts(data string, n int) ([]int32, error) {
 	starts := make([]int32, n)
 	pos := 0
 	for i := range starts {
@@ -206,21 +197,26 @@ func LenOr(recs []Record, p *Packed) int {
 // Record is record i (0 <= i < Len()). Its strings share the packed
 // bytes; only headers, when the record has some, are allocated.
 func (p *Packed) Record(i int) Record {
-	p.load()
-	var r Record
-	if _, _, err := readRecord(p.data, int(p.starts[i]), &r); err != nil {
-		panic("log: a packed record no longer parses: " + err.Error()) // Pack checked it
-	}
-	return r
+	data, starts := p.section()
+	return recordAt(data, starts[i])
 }
 
 // Records appends every record to dst and returns it.
 func (p *Packed) Records(dst []Record) []Record {
-	p.load()
-	for i := range p.starts {
-		dst = append(dst, p.Record(i))
+	data, starts := p.section()
+	for _, at := range starts {
+		dst = append(dst, recordAt(data, at))
 	}
 	return dst
+}
+
+// recordAt is the record at data[at:], which Pack checked.
+func recordAt(data string, at int32) Record {
+	var r Record
+	if _, _, err := readRecord(data, int(at), &r); err != nil {
+		panic("log: a packed record no longer parses: " + err.Error())
+	}
+	return r
 }
 
 // Canonical reports whether the records' offset deltas are 0, 1, 2...:

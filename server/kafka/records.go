@@ -109,7 +109,8 @@ func decodeBatch(raw []byte) (wireBatch, error) {
 		return wb, fmt.Errorf("%w: %d records in %d bytes", errCorrupt, n, len(data))
 	}
 	s := unsafe.String(unsafe.SliceData(data), len(data)) // read only until PackLazy returns
-	if wb.Packed, err = log.PackLazy(s, string(raw), int(n), inflaters[wb.Codec]); err != nil {
+	wire := string(raw)
+	if wb.Packed, err = log.PackLazy(s, wire, int(n), &lazyRecords{codec: wb.Codec, wire: wire, n: int(n)}); err != nil {
 		return wb, fmt.Errorf("%w: %v", errCorrupt, err)
 	}
 	return wb, nil
@@ -142,26 +143,35 @@ func putInflateBuffer(b *[]byte) {
 	}
 }
 
-// inflaters are the log.Inflate of each codec: a lazily packed batch's
-// records read back from its wire bytes (a new buffer each time, which
-// the packed batch keeps).
-var inflaters = [...]log.Inflate{
-	codecGzip: inflateWire(codecGzip), codecSnappy: inflateWire(codecSnappy),
-	codecLZ4: inflateWire(codecLZ4), codecZstd: inflateWire(codecZstd),
+// lazyRecords is a lazily packed batch's log.Lazy: its records section
+// inflated again from the batch's wire bytes on the first read, into a
+// buffer of its own that it keeps. Fetches, the storage writer and the
+// room read stored batches from their own goroutines, so once guards the
+// inflation (the core imports no sync).
+type lazyRecords struct {
+	codec  int
+	wire   string
+	n      int
+	once   sync.Once
+	data   string
+	starts []int32
 }
 
-func inflateWire(codec int) log.Inflate {
-	return func(wire string) (string, error) {
-		if len(wire) < recordbatch.Overhead {
-			return "", errCorrupt
-		}
-		src := wire[recordbatch.Overhead:]
-		data, err := decompress(codec, unsafe.Slice(unsafe.StringData(src), len(src))) // only read
+// Load is log.Lazy.Load. The batch was inflated and checked when it was
+// produced, so failing now is a broken invariant, not bad input.
+func (l *lazyRecords) Load() (string, []int32) {
+	l.once.Do(func() {
+		src := l.wire[recordbatch.Overhead:]
+		data, err := decompress(l.codec, unsafe.Slice(unsafe.StringData(src), len(src))) // only read
 		if err != nil {
-			return "", err
+			panic("kafka: a stored batch no longer inflates: " + err.Error())
 		}
-		return unsafe.String(unsafe.SliceData(data), len(data)), nil
-	}
+		l.data = unsafe.String(unsafe.SliceData(data), len(data)) // never written again
+		if l.starts, err = log.RecordStarts(l.data, l.n); err != nil {
+			panic("kafka: a stored batch no longer parses: " + err.Error())
+		}
+	})
+	return l.data, l.starts
 }
 
 // fetchedBatch is a stored batch as a Fetch encodes it (timestamps on

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/kafkasim/kafkasim/core"
@@ -133,6 +134,35 @@ func TestCompressedBatchesKeepTheirRecords(t *testing.T) {
 			if b.Packed.Wire() != string(wires[i]) {
 				t.Errorf("codec %d batch %d: wire is not the batch as sent", codec, i)
 			}
+		}
+	}
+}
+
+// TestLazyBatchesReadConcurrently: a compressed batch is inflated again
+// when first read, and a Fetch, the storage writer and the room may read
+// the same stored batch at once; run with -race, they must all see the
+// same records without a data race.
+func TestLazyBatchesReadConcurrently(t *testing.T) {
+	plain := encode(recordbatch.Batch{Timestamp: 5, ProducerID: -1, BaseSequence: -1,
+		Records: []log.Record{{Key: "k", HasKey: true, Value: strings.Repeat("v", 300)}, {Value: "w"}}})
+	got, err := decodeBatches(compressBatch(t, plain, codecSnappy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := got[0].Packed
+	var wg sync.WaitGroup
+	values := make([]string, 8)
+	for i := range values {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			values[i] = p.Record(i%2).Value + p.Records(nil)[1].Value
+		}()
+	}
+	wg.Wait()
+	for i, v := range values {
+		if want := map[int]string{0: strings.Repeat("v", 300) + "w", 1: "ww"}[i%2]; v != want {
+			t.Errorf("reader %d read %q", i, v)
 		}
 	}
 }
