@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"sort"
+
+	"github.com/kafkasim/kafkasim/core/log"
 )
 
 // fetcher is a follower broker's fetch session with one leader broker
@@ -163,10 +165,7 @@ func (b *Broker) onFetchResponse(leader int, parts []fetchPart, res []fetchResul
 			continue
 		}
 		for _, bt := range fr.batches {
-			if bt.BaseOffset < r.log.LEO() {
-				continue // already here (a fetch from inside a batch)
-			}
-			if err := r.append(bt); err != nil {
+			if !r.takeFetched(leader, bt) {
 				break
 			}
 		}
@@ -187,4 +186,29 @@ func (b *Broker) onFetchResponse(leader int, parts []fetchPart, res []fetchResul
 			})
 		}
 	}
+}
+
+// takeFetched appends a batch from the leader's Fetch response to a
+// follower's log, reporting whether the next batch may follow. A batch
+// may start above the log end offset: a compacted leader log has holes
+// where whole batches were cleaned away (UnifiedLog.appendAsFollower
+// takes any first offset at or above the log end). One that starts below
+// it is what Partition.appendRecordsToFollowerOrFutureReplica handles on
+// UnexpectedAppendOffsetException: when the log is empty at its start
+// (LEO == log start, after truncateFullyAndStartAt) and the batch holds
+// the log end (the leader's log start, moved by DeleteRecords or
+// retention, fell inside the batch), the log starts again at the batch's
+// first offset and takes the whole batch; any other overlap fails the
+// partition's append, and nothing after it is taken. Appending the batch
+// after the overlapping one instead left a hole in the follower's log
+// where the leader had records.
+func (r *Replica) takeFetched(leader int, bt *log.Batch) bool {
+	leo := r.log.LEO()
+	if bt.BaseOffset < leo {
+		if leo != r.log.StartOffset() || bt.LastOffset() < leo {
+			return false
+		}
+		r.truncateFullyAndStartAt(bt.BaseOffset, fmt.Sprintf("leader %d's first batch %d..%d holds the log start %d: start the log at %d", leader, bt.BaseOffset, bt.LastOffset(), leo, bt.BaseOffset))
+	}
+	return r.append(bt) == nil
 }
