@@ -30,9 +30,14 @@ func (r *Replica) trackProducer(b *log.Batch) {
 		e = &producerEntry{epoch: b.ProducerEpoch}
 		r.producers[b.ProducerID] = e
 	}
-	last := int32(int64(b.BaseSequence) + int64(b.Len()) - 1)
-	if int64(b.BaseSequence)+int64(b.Len())-1 > math.MaxInt32 {
-		last = int32(int64(b.BaseSequence) + int64(b.Len()) - 1 - math.MaxInt32 - 1)
+	// RecordBatch.lastSequence is baseSequence + lastOffsetDelta, not
+	// + the record count - 1: a cleaned batch keeps its offset span (and
+	// the producer's last batch may be kept with no record left), so its
+	// last sequence is still the one the producer sent.
+	span := b.LastOffset() - b.BaseOffset
+	last := int32(int64(b.BaseSequence) + span)
+	if int64(b.BaseSequence)+span > math.MaxInt32 {
+		last = int32(int64(b.BaseSequence) + span - math.MaxInt32 - 1)
 	}
 	e.batches = append(e.batches, batchMeta{b.BaseSequence, last, b.BaseOffset, b.LastOffset()})
 	if len(e.batches) > batchesToRetain {
