@@ -337,13 +337,15 @@ func (l *Log) cleanBatch(b *Batch, m *OffsetMap, lastOf map[int64]int64, now int
 		}
 	}
 	setHorizon := tombstones && !b.HasDeleteHorizon
-	if len(keep) == b.Len() && !setHorizon {
-		return b, purged
-	}
 	last, isLast := lastOf[b.ProducerID]
 	retainEmpty := b.ProducerID >= 0 && isLast && last == b.LastOffset()
 	if len(keep) == 0 && !retainEmpty {
+		// An emptied batch goes too once a later batch of its producer
+		// exists (BatchRetention.DELETE_EMPTY), one already empty included.
 		return nil, purged
+	}
+	if len(keep) == b.Len() && !setHorizon {
+		return b, purged
 	}
 	nb := &Batch{BaseOffset: b.BaseOffset, Epoch: b.Epoch, ProducerID: b.ProducerID, ProducerEpoch: b.ProducerEpoch,
 		BaseSequence: b.BaseSequence, Timestamp: b.Timestamp, LogAppendTime: b.LogAppendTime, AppendTime: b.AppendTime,

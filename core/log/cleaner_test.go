@@ -165,6 +165,34 @@ func TestCleanRetainsProducersLastBatch(t *testing.T) {
 	}
 }
 
+// TestCleanDropsEmptyBatchOnceNotLast: the emptied batch kept as its
+// producer's last goes at the next clean after the producer wrote again
+// (MemoryRecords.filterTo: DELETE_EMPTY for a batch with no record left
+// that is not the producer's last), and a kept batch's sequence span is
+// its offset span (RecordBatch.lastSequence: baseSequence +
+// lastOffsetDelta).
+func TestCleanDropsEmptyBatchOnceNotLast(t *testing.T) {
+	l := compactLog(1 << 20)
+	kv(t, l, 1, 7, "a=1")
+	kv(t, l, 2, -1, "a=2")
+	l.roll(3)
+	l.Clean(l.ToClean(l.LEO(), 3), 3)
+	if bs := l.segs[0].batches; len(bs) != 2 || bs[0].Len() != 0 || bs[0].LastOffset() != 0 {
+		t.Fatalf("after the first clean: %s, %d batches", contents(l), len(bs))
+	}
+	kv(t, l, 4, 7, "b=1") // producer 7 writes again
+	kv(t, l, 5, -1, "c=1")
+	l.roll(6)
+	l.Clean(l.ToClean(l.LEO(), 6), 6)
+	for _, s := range l.segs {
+		for _, b := range s.batches {
+			if b.Len() == 0 {
+				t.Fatalf("an empty batch at %d..%d stayed after its producer's next batch: %s", b.BaseOffset, b.LastOffset(), contents(l))
+			}
+		}
+	}
+}
+
 // TestCleanRespectsHighWatermarkAndRatio: nothing at or above the high
 // watermark's segment is cleaned, and a log below the dirty ratio is not
 // cleanable.
