@@ -82,3 +82,48 @@ func (m *member) resetOnError(err string) {
 	m.resetGeneration(false)
 	m.lostIfPolling()
 }
+
+// errStaleGeneration is what 2.6+ commitSync throws when its commit was
+// answered UNKNOWN_MEMBER_ID or ILLEGAL_GENERATION after the member had
+// already joined a newer generation and is rebalancing: a
+// RebalanceInProgressException, not fatal (OffsetCommitResponseHandler,
+// !generationUnchanged() && state == PREPARING_REBALANCE).
+const errStaleGeneration = "RebalanceInProgressException: Offset commit cannot be completed since the consumer member's generation is already stale, meaning it has already participated another rebalance and got a new generation. You can try completing the rebalance by calling poll() and then retry commit again"
+
+// onCommitError is what OffsetCommitResponseHandler does to the
+// membership for a commit sent with generation sent and answered err
+// (commitSync and auto-commit alike): REBALANCE_IN_PROGRESS requests a
+// rejoin but keeps the generation (the 2.8+ presets; 0.11 resets it, as
+// for the next two); UNKNOWN_MEMBER_ID and ILLEGAL_GENERATION reset the
+// generation (and, but for ILLEGAL_GENERATION from 3.2, the member id:
+// resetOnError) so the next poll rejoins, unless, from 2.6, the member
+// has joined a newer generation and is rebalancing, which the stale
+// answer must not undo (0.11 resets whatever generation it has then).
+// It reports errStaleGeneration for that case, err otherwise.
+func (m *member) onCommitError(err string, sent int) string {
+	if m.manual {
+		return err // no membership to reset
+	}
+	switch err {
+	case "REBALANCE_IN_PROGRESS":
+		if !m.c().preset.commitRebalanceInProgress {
+			m.reset(err)
+			return err
+		}
+		if !m.rejoin {
+			m.info(fmt.Sprintf("%s: offset commit found a rebalance in progress, rejoining", m.k.Name), err)
+		}
+		m.rejoin = true
+		m.ensure()
+	case "UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION":
+		if m.c().preset.commitRebalanceInProgress && m.generation != sent && m.state == mJoining {
+			return errStaleGeneration
+		}
+		if m.state == mUnjoined && m.generation < 0 {
+			return err // reset already (a heartbeat said so first)
+		}
+		m.resetOnError(err)
+		m.ensure()
+	}
+	return err
+}

@@ -186,6 +186,10 @@ func (m *member) commitSync() (*op, error) {
 				return fmt.Errorf("commit timed out")
 			case *result == errKickedOut || *result == errRebalancing:
 				return fmt.Errorf("%s", *result)
+			case *result == errStaleGeneration:
+				return fmt.Errorf("%s", *result)
+			case *result == "REBALANCE_IN_PROGRESS" && k.c.preset.commitRebalanceInProgress:
+				return fmt.Errorf("RebalanceInProgressException: Offset commit cannot be completed since the consumer group is executing a rebalance at the moment. You can try completing the rebalance by calling poll() and then retry commit again")
 			case *result == "ILLEGAL_GENERATION" || *result == "UNKNOWN_MEMBER_ID" || *result == "REBALANCE_IN_PROGRESS":
 				return fmt.Errorf("CommitFailedException (%s): the group has already rebalanced and assigned the partitions to another member", *result)
 			case *result != "":
@@ -247,6 +251,7 @@ func (m *member) sendCommit(done func(string)) {
 		if err != "" {
 			m.info(fmt.Sprintf("%s: offset commit failed: %s", k.Name, err), err)
 		}
+		err = m.onCommitError(err, req.generation)
 		// Only the coordinator the request went to is forgotten: one found
 		// since then is kept (Kafka's markCoordinatorUnknown drops
 		// whichever it has then; only a late answer tells them apart).
