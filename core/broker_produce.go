@@ -44,8 +44,11 @@ type producePart struct {
 
 // hasNullKey reports whether a record has no key.
 func (pp *producePart) hasNullKey() bool {
-	for i := range pp.count() {
-		if pp.packed != nil && !pp.packed.Record(i).HasKey || pp.packed == nil && !pp.records[i].HasKey {
+	if pp.packed != nil {
+		return pp.packed.HasNullKey() // no inflating a lazily packed batch
+	}
+	for _, r := range pp.records {
+		if !r.HasKey {
 			return true
 		}
 	}
@@ -124,7 +127,10 @@ func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
 			// LogValidator.validateKey@3.9: "Compacted topic cannot accept
 			// message without key", an InvalidRecordException answered
 			// INVALID_RECORD (KIP-467, 2.4+; CORRUPT_MESSAGE before).
-			err = "INVALID_RECORD"
+			err = "CORRUPT_MESSAGE"
+			if b.c.preset.invalidRecord {
+				err = "INVALID_RECORD"
+			}
 		}
 		if err == "" && req.pid >= 0 {
 			if off, e := r.checkSequence(req.pid, pp.pepoch, pp.baseSeq, pp.count()); e != "" || off >= 0 {

@@ -36,6 +36,7 @@ type Packed struct {
 	maxTsDelta int64
 	kvBytes    int64 // the keys' and values' bytes, for request limits
 	canonical  bool  // offset deltas 0, 1, 2...: data is what the log would write
+	nullKey    bool  // some record has no key
 	wire       string
 	lazy       Lazy // when set, where data and starts come from instead
 }
@@ -85,9 +86,10 @@ func Pack(data, wire string, n int, recs []Record) (*Packed, error) {
 	for i := range n {
 		p.starts[i] = int32(pos)
 		if !fill {
-			if end, tsd, kv, ok := plainRecord(data, pos, i); ok {
+			if end, tsd, kv, nk, ok := plainRecord(data, pos, i); ok {
 				p.maxTsDelta = max(p.maxTsDelta, tsd)
 				p.kvBytes += kv
+				p.nullKey = p.nullKey || nk
 				size += end - pos
 				pos = end
 				continue
@@ -100,6 +102,7 @@ func Pack(data, wire string, n int, recs []Record) (*Packed, error) {
 		p.canonical = p.canonical && od == int64(i)
 		p.maxTsDelta = max(p.maxTsDelta, r.TimestampDelta)
 		p.kvBytes += int64(len(r.Key) + len(r.Value))
+		p.nullKey = p.nullKey || !r.HasKey
 		size += recordSize(&r, int32(i))
 		if fill {
 			recs[i] = r
@@ -228,6 +231,10 @@ func (p *Packed) Canonical() bool { return p.canonical }
 // records are canonical; else "".
 func (p *Packed) Wire() string { return p.wire }
 
+// HasNullKey reports whether some record has no key (a null key length),
+// known without reading the records back.
+func (p *Packed) HasNullKey() bool { return p.nullKey }
+
 // KeyValueBytes is the total length of the keys and values.
 func (p *Packed) KeyValueBytes() int64 { return p.kvBytes }
 
@@ -313,33 +320,33 @@ func readRecord(s string, pos int, r *Record) (end int, offsetDelta int64, err e
 // It returns where the next record starts, the timestamp delta and the
 // key and value bytes. Any other record, valid or not, is !ok, and Pack
 // reads it with readRecord (which says what is wrong with a bad one).
-func plainRecord(s string, pos, i int) (end int, tsd, kv int64, ok bool) {
+func plainRecord(s string, pos, i int) (end int, tsd, kv int64, nullKey, ok bool) {
 	size, pos, ok := shortVarint(s, pos)
 	if !ok || size < 0 || size > int64(len(s)-pos) {
-		return 0, 0, 0, false
+		return 0, 0, 0, false, false
 	}
 	end = pos + int(size)
 	body := s[:end]
 	pos++ // attributes: unused in v2 records
 	var od, klen, vlen, nh int64
 	if tsd, pos, ok = shortVarint(body, pos); !ok {
-		return 0, 0, 0, false
+		return 0, 0, 0, false, false
 	}
 	if od, pos, ok = shortVarint(body, pos); !ok || od != int64(i) {
-		return 0, 0, 0, false
+		return 0, 0, 0, false, false
 	}
 	if klen, pos, ok = shortVarint(body, pos); !ok || klen < -1 || klen > int64(end-pos) {
-		return 0, 0, 0, false
+		return 0, 0, 0, false, false
 	}
 	pos += int(max(klen, 0))
 	if vlen, pos, ok = shortVarint(body, pos); !ok || vlen < -1 || vlen > int64(end-pos) {
-		return 0, 0, 0, false
+		return 0, 0, 0, false, false
 	}
 	pos += int(max(vlen, 0))
 	if nh, pos, ok = shortVarint(body, pos); !ok || nh != 0 || pos != end {
-		return 0, 0, 0, false
+		return 0, 0, 0, false, false
 	}
-	return end, tsd, max(klen, 0) + max(vlen, 0), true
+	return end, tsd, max(klen, 0) + max(vlen, 0), klen < 0, true
 }
 
 // shortVarint is varint, ok only when the encoding is the shortest for

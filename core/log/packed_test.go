@@ -354,3 +354,35 @@ func (l *countingLazy) Load() (string, []int32) {
 	}
 	return l.data, starts
 }
+
+// TestPackedKnowsNullKeys: Pack notes whether a record has no key, on the
+// fast path (plain records) and the full parse (headers, fill) alike, so
+// a compacted topic's produce check needs no record read back.
+func TestPackedKnowsNullKeys(t *testing.T) {
+	keyed := []log.Record{{Key: "a", HasKey: true, Value: "1"}, {Key: "", HasKey: true, Value: "2"}}
+	cases := map[string]struct {
+		recs []log.Record
+		want bool
+	}{
+		"keyed":               {keyed, false},
+		"plain, one null key": {append(append([]log.Record{}, keyed...), log.Record{Value: "3"}), true},
+		"headers, null key":   {[]log.Record{{Key: "a", HasKey: true}, {Value: "v", Headers: []log.Header{{Key: "h"}}}}, true},
+		"headers, keyed":      {[]log.Record{{Key: "a", HasKey: true, Headers: []log.Header{{Key: "h"}}}}, false},
+	}
+	for name, c := range cases {
+		data := recordsSection(c.recs)
+		for _, fill := range []bool{false, true} {
+			var recs []log.Record
+			if fill {
+				recs = make([]log.Record, len(c.recs))
+			}
+			p, err := log.Pack(data, "", len(c.recs), recs)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if p.HasNullKey() != c.want {
+				t.Errorf("%s (fill %v): HasNullKey %v, want %v", name, fill, p.HasNullKey(), c.want)
+			}
+		}
+	}
+}
