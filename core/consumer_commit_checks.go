@@ -32,7 +32,9 @@ func (m *member) consumed() []*Partition {
 // RebalanceInProgressException from 2.5 (KAFKA-8421: not fatal, poll and
 // retry), CommitFailedException before; it still has something to commit
 // when it keeps its partitions through the rebalance (cooperative, or
-// eager before its onJoinPrepare revoked them). A member whose generation
+// eager before its onJoinPrepare revoked them), and so does one whose
+// JoinGroup or SyncGroup failed and that joins again (unjoined, its
+// generation kept). A member whose generation
 // was reset (the heartbeat thread's poll timeout, or an UNKNOWN_MEMBER_ID
 // / ILLEGAL_GENERATION; member.reset) still owns its partitions until its
 // next poll, so it has offsets to commit, and gets CommitFailedException
@@ -44,13 +46,15 @@ func (m *member) notInGroup() string {
 	switch {
 	case m.manual || m.state == mStable || len(m.consumed()) == 0:
 		return "" // a manually assigned consumer commits with no generation
-	case m.state == mJoining || m.state == mSyncing:
+	case m.state == mJoining || m.state == mSyncing || m.generation >= 0:
+		// Unjoined with a generation: a JoinGroup or SyncGroup failed and
+		// the member is about to join again, which Kafka's state
+		// (PREPARING_REBALANCE, COMPLETING_REBALANCE) counts as a
+		// rebalance in progress.
 		if m.k.c.preset.commitRebalanceInProgress {
 			return errRebalancing
 		}
 		return errKickedOut
-	case m.generation >= 0:
-		return ""
 	}
 	return errKickedOut
 }
