@@ -269,7 +269,7 @@ func (r *Replica) retention() {
 // enough to clean. Each replica, leader or follower, compacts its own log
 // on its broker's schedule: nothing coordinates them.
 func (r *Replica) cleanable() (log.ToClean, bool) {
-	if !r.p.Topic.conf.compact {
+	if !r.p.Topic.conf.compact || r.p.legacyKeys {
 		return log.ToClean{}, false
 	}
 	tc := r.log.ToClean(r.hw, r.b.c.now)

@@ -136,6 +136,7 @@ func (c *Cluster) restoreTopic(rt RestoredTopic) error {
 			b := c.Broker(id)
 			r := newReplica(b, p, c.now)
 			r.log = rs.log
+			p.legacyKeys = p.legacyKeys || t.Name == offsetsTopic && hasLegacyOffsetKeys(rs.log)
 			for _, e := range rs.epochs {
 				r.epochs.Assign(e.Epoch, e.StartOffset)
 			}
@@ -164,6 +165,20 @@ func (c *Cluster) restoreTopic(rt RestoredTopic) error {
 	c.md.propagate(parts, nil)
 	c.emit(Event{Type: EvTopic, Topic: t.Name, Replicas: assign, Detail: fmt.Sprintf("restored %s from disk: %d partition(s), RF %d", t.Name, len(assign), len(assign[0]))})
 	return nil
+}
+
+// hasLegacyOffsetKeys reports whether a __consumer_offsets log holds a
+// record keyed as kafkasim keyed them before offsetKey and groupKey:
+// "offset" or "group", without the group and partition.
+func hasLegacyOffsetKeys(l *log.Log) bool {
+	for _, bt := range l.Batches(l.StartOffset()) {
+		for i := range bt.Len() {
+			if k := bt.Record(i).Key; k == "offset" || k == "group" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkNullValues refuses a record with a null value and value bytes,

@@ -60,6 +60,12 @@ type Partition struct {
 	Name     string // "topic-N"
 	replicas []int  // assignment, preferred leader first
 	state    pstate
+	// legacyKeys: a __consumer_offsets partition restored from a data
+	// dir an older kafkasim wrote, whose records are all keyed "offset"
+	// or "group" (hasLegacyOffsetKeys). Compacting by those keys would
+	// keep one offset and one group of them all, so the log cleaner
+	// leaves such a partition alone (it grows as it did then).
+	legacyKeys bool
 }
 
 // pstate is a partition's leader, leader epoch, ISR and version (zkVersion
