@@ -123,8 +123,8 @@ func (m *member) onCommitError(err string, sent int) string {
 		if m.c().preset.commitRebalanceInProgress && m.generation != sent && m.state == mJoining {
 			return errStaleGeneration
 		}
-		if m.state == mUnjoined && m.generation < 0 {
-			return err // reset already (a heartbeat said so first)
+		if m.generation < 0 {
+			return err // reset already (a heartbeat said so first), maybe joining again
 		}
 		m.resetOnError(err)
 		m.ensure()
