@@ -465,17 +465,24 @@ func (m *member) onHeartbeat(err string) {
 		if m.state != mStable && m.c().preset.heartbeatsWhileSyncing {
 			return // HeartbeatResponseHandler (2.7+): ignored while rebalancing; the SyncGroup answer tells
 		}
-		if !m.rejoin {
-			m.info(fmt.Sprintf("%s: rebalance in progress, rejoining", m.k.Name), err)
-		}
-		m.rejoin = true
-		m.ensure()
+		m.requestRejoin("rebalance in progress", err)
 	case "UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION":
 		m.resetOnError(err)
 		m.ensure()
 	default:
 		m.coordinatorLost(err)
 	}
+}
+
+// requestRejoin is AbstractCoordinator.requestRejoin: the member joins
+// again, keeping its generation until the join; why says who found the
+// rebalance (said once, however many answers find it).
+func (m *member) requestRejoin(why, err string) {
+	if !m.rejoin {
+		m.info(fmt.Sprintf("%s: %s, rejoining", m.k.Name, why), err)
+	}
+	m.rejoin = true
+	m.ensure()
 }
 
 // pollTimer enforces max.poll.interval.ms for poll=manual consumers: the

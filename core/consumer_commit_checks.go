@@ -94,6 +94,11 @@ func (m *member) resetOnError(err string) {
 // !generationUnchanged() && state == PREPARING_REBALANCE).
 const errStaleGeneration = "RebalanceInProgressException: Offset commit cannot be completed since the consumer member's generation is already stale, meaning it has already participated another rebalance and got a new generation. You can try completing the rebalance by calling poll() and then retry commit again"
 
+// errGroupRebalancing is what 2.5+ commitSync throws for a commit the
+// coordinator answered REBALANCE_IN_PROGRESS (OffsetCommitResponseHandler;
+// 0.11 threw CommitFailedException).
+const errGroupRebalancing = "RebalanceInProgressException: Offset commit cannot be completed since the consumer group is executing a rebalance at the moment. You can try completing the rebalance by calling poll() and then retry commit again"
+
 // onCommitError is what OffsetCommitResponseHandler does to the
 // membership for a commit sent with generation sent and answered err
 // (commitSync and auto-commit alike): REBALANCE_IN_PROGRESS requests a
@@ -114,11 +119,7 @@ func (m *member) onCommitError(err string, sent int) string {
 			m.reset(err)
 			return err
 		}
-		if !m.rejoin {
-			m.info(fmt.Sprintf("%s: offset commit found a rebalance in progress, rejoining", m.k.Name), err)
-		}
-		m.rejoin = true
-		m.ensure()
+		m.requestRejoin("offset commit found a rebalance in progress", err)
 	case "UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION":
 		if m.c().preset.commitRebalanceInProgress && m.generation != sent && m.state == mJoining {
 			return errStaleGeneration

@@ -184,12 +184,10 @@ func (m *member) commitSync() (*op, error) {
 				return fmt.Errorf("commit failed: %s", last)
 			case result == nil:
 				return fmt.Errorf("commit timed out")
-			case *result == errKickedOut || *result == errRebalancing:
-				return fmt.Errorf("%s", *result)
-			case *result == errStaleGeneration:
+			case *result == errKickedOut || *result == errRebalancing || *result == errStaleGeneration:
 				return fmt.Errorf("%s", *result)
 			case *result == "REBALANCE_IN_PROGRESS" && k.c.preset.commitRebalanceInProgress:
-				return fmt.Errorf("RebalanceInProgressException: Offset commit cannot be completed since the consumer group is executing a rebalance at the moment. You can try completing the rebalance by calling poll() and then retry commit again")
+				return fmt.Errorf("%s", errGroupRebalancing)
 			case *result == "ILLEGAL_GENERATION" || *result == "UNKNOWN_MEMBER_ID" || *result == "REBALANCE_IN_PROGRESS":
 				return fmt.Errorf("CommitFailedException (%s): the group has already rebalanced and assigned the partitions to another member", *result)
 			case *result != "":

@@ -41,14 +41,15 @@ type Packed struct {
 	lazy       Lazy // when set, where data and starts come from instead
 }
 
-// Lazy recovers a lazily packed batch's records section (the batch's wire
-// bytes decompressed: what PackLazy checked) and where each record starts
-// in it (RecordStarts). Load must return the same, never-written bytes
-// every time, and may be called from any goroutine reading the batch:
-// the protocol layer that implements it (and decides what runs
+// Lazy recovers a lazily packed batch's records section from wire, the
+// batch as its client encoded it (decompressed: what PackLazy checked),
+// and where each of its n records starts (RecordStarts). Load is given
+// the same batch's wire and n every time and must return the same,
+// never-written bytes; it may be called from any goroutine reading the
+// batch: the protocol layer that implements it (and decides what runs
 // concurrently) memoises and guards it, so the core stays free of locks.
 type Lazy interface {
-	Load() (data string, starts []int32)
+	Load(wire string, n int) (data string, starts []int32)
 }
 
 // Errors Pack reports, wrapped with the record they concern.
@@ -148,7 +149,7 @@ func PackLazy(data, wire string, n int, lazy Lazy) (*Packed, error) {
 // own, or, lazily packed, what its Lazy loads.
 func (p *Packed) section() (string, []int32) {
 	if p.lazy != nil {
-		return p.lazy.Load()
+		return p.lazy.Load(p.wire, int(p.n))
 	}
 	return p.data, p.starts
 }

@@ -303,7 +303,7 @@ func TestPackLazy(t *testing.T) {
 	recs := packedSample()
 	data := recordsSection(recs)
 	buf := []byte(data)
-	inflate := &countingLazy{data: data, n: len(recs)}
+	inflate := &countingLazy{data: data}
 	p, err := log.PackLazy(unsafe.String(&buf[0], len(buf)), "wire", len(recs), inflate)
 	if err != nil {
 		t.Fatal(err)
@@ -342,13 +342,15 @@ func TestPackLazy(t *testing.T) {
 // starts as the protocol layer's does.
 type countingLazy struct {
 	data  string
-	n     int
 	loads int
 }
 
-func (l *countingLazy) Load() (string, []int32) {
+func (l *countingLazy) Load(wire string, n int) (string, []int32) {
 	l.loads++
-	starts, err := log.RecordStarts(l.data, l.n)
+	if wire != "wire" {
+		panic("not the batch's wire: " + wire)
+	}
+	starts, err := log.RecordStarts(l.data, n)
 	if err != nil {
 		panic(err)
 	}

@@ -109,8 +109,7 @@ func decodeBatch(raw []byte) (wireBatch, error) {
 		return wb, fmt.Errorf("%w: %d records in %d bytes", errCorrupt, n, len(data))
 	}
 	s := unsafe.String(unsafe.SliceData(data), len(data)) // read only until PackLazy returns
-	wire := string(raw)
-	if wb.Packed, err = log.PackLazy(s, wire, int(n), &lazyRecords{codec: wb.Codec, wire: wire, n: int(n)}); err != nil {
+	if wb.Packed, err = log.PackLazy(s, string(raw), int(n), &lazyRecords{codec: wb.Codec}); err != nil {
 		return wb, fmt.Errorf("%w: %v", errCorrupt, err)
 	}
 	return wb, nil
@@ -150,8 +149,6 @@ func putInflateBuffer(b *[]byte) {
 // inflation (the core imports no sync).
 type lazyRecords struct {
 	codec  int
-	wire   string
-	n      int
 	once   sync.Once
 	data   string
 	starts []int32
@@ -159,15 +156,15 @@ type lazyRecords struct {
 
 // Load is log.Lazy.Load. The batch was inflated and checked when it was
 // produced, so failing now is a broken invariant, not bad input.
-func (l *lazyRecords) Load() (string, []int32) {
+func (l *lazyRecords) Load(wire string, n int) (string, []int32) {
 	l.once.Do(func() {
-		src := l.wire[recordbatch.Overhead:]
+		src := wire[recordbatch.Overhead:]
 		data, err := decompress(l.codec, unsafe.Slice(unsafe.StringData(src), len(src))) // only read
 		if err != nil {
 			panic("kafka: a stored batch no longer inflates: " + err.Error())
 		}
 		l.data = unsafe.String(unsafe.SliceData(data), len(data)) // never written again
-		if l.starts, err = log.RecordStarts(l.data, l.n); err != nil {
+		if l.starts, err = log.RecordStarts(l.data, n); err != nil {
 			panic("kafka: a stored batch no longer parses: " + err.Error())
 		}
 	})
