@@ -48,6 +48,10 @@ type Broker struct {
 	// being applied (nil otherwise).
 	deferFetch map[int]bool
 	parked     []*parkedFetch
+	// queueing holds wakeParked calls back in queued while a Produce is
+	// appended on 2.7+ (preset.actionQueue, handleProduce).
+	queueing bool
+	queued   []parkedWake
 	frozen     []func() // work that arrived while paused, in order
 	groups     *coordinator
 	// deleteWaits are outside clients' DeleteTopics waiting for their
@@ -76,6 +80,7 @@ func (b *Broker) resetVolatile() {
 	b.metaSeen = false
 	b.fetchers = map[int]*fetcher{}
 	b.parked = nil
+	b.queueing, b.queued = false, nil
 	b.frozen = nil
 	b.deleteWaits = nil
 	b.recordDeletes = nil

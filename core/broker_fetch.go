@@ -118,7 +118,36 @@ func (b *Broker) unpark(pf *parkedFetch) {
 // fetches after an append (hwMoved false), consumer fetches after the HW
 // moved (hwMoved true).
 func (b *Broker) wakeParked(p *Partition, hwMoved bool) {
+	if b.queueing {
+		b.queued = append(b.queued, parkedWake{p, hwMoved})
+		return
+	}
 	b.completeParked(p, func(pf *parkedFetch) bool { return (pf.replica < 0) == hwMoved })
+}
+
+// parkedWake is a wakeParked call held back by queueWakes.
+type parkedWake struct {
+	p       *Partition
+	hwMoved bool
+}
+
+// queueWakes holds wakeParked calls back until the returned func runs
+// them in order (ActionQueue.tryCompleteActions at the end of
+// KafkaApis.handle) on presets with an action queue; elsewhere, and when
+// already queueing, it returns a func that does nothing.
+func (b *Broker) queueWakes() (run func()) {
+	if !b.c.preset.actionQueue || b.queueing {
+		return func() {}
+	}
+	b.queueing = true
+	return func() {
+		b.queueing = false
+		q := b.queued
+		b.queued = nil
+		for _, w := range q {
+			b.wakeParked(w.p, w.hwMoved)
+		}
+	}
 }
 
 // wakeLost answers at once the parked fetches on p, followers' and

@@ -109,8 +109,11 @@ func (pp *pendingProduce) done(idx int, err string) {
 
 // handleProduce is ReplicaManager.appendRecords on the leader. respond
 // runs once with every partition's result: at once, or for acks=all when
-// the ISR has the records (or the request timed out).
+// the ISR has the records (or the request timed out). The fetches its
+// appends unblock are woken after the response on 2.7+ (queueWakes),
+// after each partition's append before.
 func (b *Broker) handleProduce(req *produceReq, respond func([]produceResult)) {
+	defer b.queueWakes()()
 	if respond != nil && req.leaderHints {
 		respond = b.namingLeaders(respond)
 	}

@@ -153,6 +153,17 @@ type preset struct {
 	// 87); before, InvalidRecordException (0.11's, a CorruptRecordException)
 	// and 0.8's InvalidMessageException were CORRUPT_MESSAGE.
 	invalidRecord bool
+	// actionQueue: 2.7+ a Produce wakes the fetches its appends unblock
+	// only after every partition of the request is appended (KAFKA-8334:
+	// ReplicaManager.appendRecords queues the purgatory checks on an
+	// ActionQueue that KafkaApis.handle runs once the request is handled),
+	// so a follower's parked fetch is answered with all of the request's
+	// partitions it follows. Before, Partition.appendRecordsToLeader
+	// completed the delayed fetches after each partition's append: the
+	// first partition's append answered the fetch, and the request's other
+	// partitions waited for the follower's next one (a produce of two
+	// partitions to one leader took two follower fetch cycles).
+	actionQueue bool
 	// heartbeatsWhileSyncing: 2.7+ the heartbeat thread goes on between
 	// the JoinGroup and the SyncGroup answers (KAFKA-10134, member.heartbeating).
 	heartbeatsWhileSyncing bool
@@ -254,7 +265,7 @@ var presets = map[string]*preset{
 	},
 	"2.8": {
 		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, hwWaitsAfterAlterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip360: true, stableOffsets: true, commitRebalanceInProgress: true, invalidRecord: true, heartbeatsWhileSyncing: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
+		kip360: true, stableOffsets: true, commitRebalanceInProgress: true, invalidRecord: true, actionQueue: true, heartbeatsWhileSyncing: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
 		partitioner: "sticky", batchExpiry: "delivery", topicWaitText: true, kraftFenceBumpsEpoch: true,
 		defaults: map[string]string{
 			"acks":               "1",
@@ -265,14 +276,14 @@ var presets = map[string]*preset{
 	"3.9": {
 		name: "3.9", kip13419: true, zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true,
-		kip360: true, stableOffsets: true, commitRebalanceInProgress: true, invalidRecord: true, heartbeatsWhileSyncing: true, minIsrHoldsHW: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		kip360: true, stableOffsets: true, commitRebalanceInProgress: true, invalidRecord: true, actionQueue: true, heartbeatsWhileSyncing: true, minIsrHoldsHW: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kip13419: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true, runtimeStoreErrors: true, runtimeAppend: true,
-		kip360: true, stableOffsets: true, commitRebalanceInProgress: true, invalidRecord: true, heartbeatsWhileSyncing: true, minIsrHoldsHW: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		kip360: true, stableOffsets: true, commitRebalanceInProgress: true, invalidRecord: true, actionQueue: true, heartbeatsWhileSyncing: true, minIsrHoldsHW: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{"linger.ms": "5"},
 	},
