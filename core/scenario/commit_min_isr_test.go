@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
@@ -15,23 +14,8 @@ import (
 // is ever stored: the group's offset stays 3 once the ISR is back, where
 // 4.0's becomes 5.
 func TestCommitBelowMinISR39(t *testing.T) {
-	src, err := os.ReadFile("testdata/group-commit-below-min-isr-4.0.ksim")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Replace(string(src), "version=4.0", "version=3.9", 1)
-	text = strings.Replace(text, "expect committed g t-0 == 5", "expect committed g t-0 == 3", 1)
-	s, err := Parse(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(s, RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Failures {
-		t.Errorf("3.9: line %d: %s", f.Line, f.Msg)
-	}
+	res := runText(t, "3.9", variant(t, "testdata/group-commit-below-min-isr-4.0.ksim",
+		"version=4.0", "version=3.9", "expect committed g t-0 == 5", "expect committed g t-0 == 3"))
 	if strings.Contains(res.Trace, "after its OffsetCommit timed out") {
 		t.Errorf("3.9 stored a commit it had answered failed:\n%s", res.Trace)
 	}

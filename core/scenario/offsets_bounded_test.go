@@ -8,7 +8,7 @@ import "testing"
 // few segments (segment.bytes 4 KiB here) however long the group runs.
 // Without compaction it held every commit: ~90 bytes each, 1440 an hour.
 func TestOffsetsTopicStaysBounded(t *testing.T) {
-	s, err := Parse(`cluster brokers=1 seed=7 version=3.9 metadata=kraft
+	res := runText(t, "bounded", `cluster brokers=1 seed=7 version=3.9 metadata=kraft
 set offsets.topic.num.partitions=1 offsets.topic.replication.factor=1 offsets.topic.segment.bytes=4096
 topic create t partitions=1 rf=1
 producer p1 acks=all
@@ -17,16 +17,6 @@ consumer c1 group=g topics=t offset.reset=earliest
 wait 180m
 expect committed g t-0 == 3
 `)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(s, RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Failures {
-		t.Errorf("line %d: %s", f.Line, f.Msg)
-	}
 	p, err := res.Cluster.Partition("__consumer_offsets-0")
 	if err != nil {
 		t.Fatal(err)

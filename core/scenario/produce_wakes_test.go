@@ -1,10 +1,8 @@
 package scenario
 
 import (
-	"os"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -17,26 +15,12 @@ import (
 // partition's append woke them: the first took the fetches, the second
 // waited for the next ones).
 func TestProduceWakesPerPartitionBefore27(t *testing.T) {
-	src, err := os.ReadFile("testdata/produce-two-partitions-one-fetch.ksim")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		version, meta string
 		ms            int
 	}{{"0.8", "zk", 6}, {"0.11", "zk", 6}, {"2.8", "zk", 4}, {"3.9", "kraft", 4}, {"4.0", "kraft", 4}} {
-		text := strings.Replace(string(src), "version=3.9 metadata=kraft", "version="+tc.version+" metadata="+tc.meta, 1)
-		s, err := Parse(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Run(s, RunOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range res.Failures {
-			t.Errorf("%s: line %d: %s", tc.version, f.Line, f.Msg)
-		}
+		res := runText(t, tc.version, variant(t, "testdata/produce-two-partitions-one-fetch.ksim",
+			"version=3.9 metadata=kraft", "version="+tc.version+" metadata="+tc.meta))
 		sent, acked := traceMillis(t, res.Trace, "p sends b to t-1"), traceMillis(t, res.Trace, "p acked b on t-1")
 		if acked-sent != tc.ms {
 			t.Errorf("%s: b acked %d ms after it was sent, want %d:\n%s", tc.version, acked-sent, tc.ms, res.Trace)
