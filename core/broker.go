@@ -52,8 +52,8 @@ type Broker struct {
 	// appended on 2.7+ (preset.actionQueue, handleProduce).
 	queueing bool
 	queued   []parkedWake
-	frozen     []func() // work that arrived while paused, in order
-	groups     *coordinator
+	frozen   []func() // work that arrived while paused, in order
+	groups   *coordinator
 	// deleteWaits are outside clients' DeleteTopics waiting for their
 	// topics to leave the metadata cache (external_delete_topics.go).
 	deleteWaits []*deleteWait
