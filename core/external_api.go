@@ -205,6 +205,9 @@ type FetchedBatch struct {
 	// record i at BaseOffset+OffsetDeltas[i]; nil for a batch as appended.
 	OffsetDeltas    []int32 `json:"offsetDeltas,omitempty"`
 	LastOffsetDelta int32   `json:"lastOffsetDelta,omitempty"`
+	// DeleteHorizon marks Timestamp as the delete horizon the log
+	// cleaner gave the batch (log.Batch.HasDeleteHorizon, KIP-534).
+	DeleteHorizon bool `json:"deleteHorizon,omitempty"`
 }
 
 // Len is the number of records.

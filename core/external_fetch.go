@@ -77,7 +77,7 @@ func (x *extConns) fetch(cn *extConn, req *FetchRequest, done func(*Reply)) {
 					ProducerID: bt.ProducerID, ProducerEpoch: bt.ProducerEpoch, BaseSequence: bt.BaseSequence,
 					Timestamp: bt.Timestamp, MaxTimestamp: bt.MaxTimestamp(), LogAppendTime: bt.LogAppendTime,
 					Records: bt.Records[:len(bt.Records):len(bt.Records)], Packed: bt.Packed,
-					OffsetDeltas: bt.OffsetDeltas, LastOffsetDelta: bt.LastOffsetDelta})
+					OffsetDeltas: bt.OffsetDeltas, LastOffsetDelta: bt.LastOffsetDelta, DeleteHorizon: bt.HasDeleteHorizon})
 			}
 		}
 		done(&Reply{Fetch: resp})

@@ -63,7 +63,14 @@ type Batch struct {
 	ProducerID    int64 // -1 when not idempotent
 	ProducerEpoch int16
 	BaseSequence  int32 // -1 when not idempotent
-	Timestamp     int64 // firstTimestamp: the base of the records' TimestampDelta (CreateTime, ms)
+	// Timestamp is the header's baseTimestamp, the base of the records'
+	// TimestampDelta (CreateTime, ms): the first record's timestamp as
+	// produced; in a batch the cleaner rebuilt, its delete horizon when
+	// it has one (DeleteHorizonMs, the records' deltas then negative),
+	// else its first kept record's timestamp; in a cleaned batch with no
+	// records, its max timestamp (Kafka writes NO_TIMESTAMP as such a
+	// header's base and keeps the max: the encoders do).
+	Timestamp int64
 	// LogAppendTime marks a batch of a topic with
 	// message.timestamp.type=LogAppendTime: the leader stamped AppendTime
 	// as the batch's max timestamp, and every record's timestamp reads as
@@ -87,10 +94,12 @@ type Batch struct {
 	OffsetDeltas    []int32 `json:"offsetDeltas,omitempty"`
 	LastOffsetDelta int32   `json:"lastOffsetDelta,omitempty"`
 	// HasDeleteHorizon and DeleteHorizonMs are the v2 header's delete
-	// horizon (KIP-534, 3.1+; attributes bit 6): set by the cleaner the
-	// first time it keeps a tombstone of the batch, to that clean's time
-	// plus delete.retention.ms; a later clean past it drops the batch's
-	// tombstones.
+	// horizon (KIP-534, 3.1+; attributes bit 6, the value in
+	// baseTimestamp): set by the cleaner the first time it keeps a
+	// tombstone of the batch, to that clean's time plus
+	// delete.retention.ms; a later clean past it drops the batch's
+	// tombstones. Invariant: HasDeleteHorizon implies Timestamp ==
+	// DeleteHorizonMs and at least one record.
 	HasDeleteHorizon bool  `json:"hasDeleteHorizon,omitempty"`
 	DeleteHorizonMs  int64 `json:"deleteHorizonMs,omitempty"`
 
@@ -210,12 +219,16 @@ func (b *Batch) Size() int {
 		b.maxTs = b.Timestamp + b.Packed.maxTsDelta
 	}
 	if b.size == 0 {
+		// Timestamp counts, as Pack's maxTsDelta >= 0 does, except as a
+		// delete horizon, which lies after the records.
 		n := batchHeaderBytes
 		b.maxTs = b.Timestamp
 		for i := range b.Records {
 			r := &b.Records[i]
 			n += recordSize(r, b.delta(i))
-			b.maxTs = max(b.maxTs, b.Timestamp+r.TimestampDelta)
+			if ts := b.Timestamp + r.TimestampDelta; ts > b.maxTs || i == 0 && b.HasDeleteHorizon {
+				b.maxTs = ts
+			}
 		}
 		b.size = int32(n)
 	}

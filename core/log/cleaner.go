@@ -348,18 +348,43 @@ func (l *Log) cleanBatch(b *Batch, m *OffsetMap, lastOf map[int64]int64, now int
 		return b, purged
 	}
 	nb := &Batch{BaseOffset: b.BaseOffset, Epoch: b.Epoch, ProducerID: b.ProducerID, ProducerEpoch: b.ProducerEpoch,
-		BaseSequence: b.BaseSequence, Timestamp: b.Timestamp, LogAppendTime: b.LogAppendTime, AppendTime: b.AppendTime,
+		BaseSequence: b.BaseSequence, LogAppendTime: b.LogAppendTime, AppendTime: b.AppendTime,
 		Records: make([]Record, 0, len(keep)), OffsetDeltas: make([]int32, 0, len(keep)),
 		LastOffsetDelta:  int32(b.LastOffset() - b.BaseOffset),
 		HasDeleteHorizon: b.HasDeleteHorizon, DeleteHorizonMs: b.DeleteHorizonMs}
 	if setHorizon {
 		nb.HasDeleteHorizon, nb.DeleteHorizonMs = true, now+l.cfg.DeleteRetentionMs
 	}
+	if len(keep) == 0 {
+		// DefaultRecordBatch.writeEmptyHeader: no records, no delete
+		// horizon, the original max timestamp (and NO_TIMESTAMP as the
+		// header's base, which the encoders write for an empty batch).
+		nb.HasDeleteHorizon, nb.DeleteHorizonMs, nb.Timestamp = false, 0, b.MaxTimestamp()
+		return nb, purged
+	}
+	nb.Timestamp = rebuiltBase(b, keep[0], nb)
 	for _, i := range keep {
-		nb.Records = append(nb.Records, cloneRecord(b.Record(i)))
+		r := cloneRecord(b.Record(i))
+		r.TimestampDelta = b.RecordTimestamp(i) - nb.Timestamp
+		nb.Records = append(nb.Records, r)
 		nb.OffsetDeltas = append(nb.OffsetDeltas, int32(b.Offset(i)-b.BaseOffset))
 	}
 	return nb, purged
+}
+
+// rebuiltBase is the baseTimestamp MemoryRecordsBuilder gives the batch
+// the cleaner rebuilds from b (MemoryRecords.buildRetainedRecordsInto):
+// the delete horizon when nb has one (KIP-534: the header's base
+// timestamp carries it, attributes bit 6 says so), else the timestamp of
+// the first record kept, first (a LogAppendTime batch's records all read
+// as its append time). The kept records' deltas are re-based on it, so
+// each still reads the timestamp it had (negative deltas under a
+// horizon, which lies ahead of them).
+func rebuiltBase(b *Batch, first int, nb *Batch) int64 {
+	if nb.HasDeleteHorizon {
+		return nb.DeleteHorizonMs
+	}
+	return b.RecordTimestamp(first)
 }
 
 // shouldRetainRecord is Cleaner.shouldRetainRecord for a v2 record at

@@ -129,6 +129,12 @@ func TestCleanTombstoneHorizon(t *testing.T) {
 	if !tb.HasDeleteHorizon || tb.DeleteHorizonMs != 1010 {
 		t.Fatalf("delete horizon %v %d", tb.HasDeleteHorizon, tb.DeleteHorizonMs)
 	}
+	// MemoryRecordsBuilder: the horizon is the header's base timestamp
+	// and the record's delta is re-based on it, so it still reads 2.
+	if tb.Timestamp != 1010 || tb.Record(0).TimestampDelta != 2-1010 || tb.RecordTimestamp(0) != 2 || tb.MaxTimestamp() != 2 {
+		t.Fatalf("horizon batch: base %d, delta %d, record ts %d, max %d; want 1010, %d, 2, 2",
+			tb.Timestamp, tb.Record(0).TimestampDelta, tb.RecordTimestamp(0), tb.MaxTimestamp(), 2-1010)
+	}
 	kv(t, l, 20, -1, "b=1")
 	l.roll(21)
 	l.Clean(l.ToClean(l.LEO(), 500), 500)
@@ -143,6 +149,25 @@ func TestCleanTombstoneHorizon(t *testing.T) {
 	}
 	if res.Segments[0].TombstonesPurged != 1 {
 		t.Fatalf("purged %+v", res.Segments)
+	}
+}
+
+// TestCleanRebasesOnFirstKept: a rebuilt batch without a delete horizon
+// takes its first kept record's timestamp as its base
+// (MemoryRecordsBuilder.appendWithOffset), every record keeping its own.
+func TestCleanRebasesOnFirstKept(t *testing.T) {
+	l := compactLog(1 << 20)
+	b := &Batch{BaseOffset: 0, ProducerID: -1, BaseSequence: -1, Timestamp: 100,
+		Records: []Record{{Key: "a", HasKey: true, Value: "1"}, {Key: "b", HasKey: true, Value: "1", TimestampDelta: 7}}}
+	if err := l.Append(b, 100); err != nil {
+		t.Fatal(err)
+	}
+	kv(t, l, 200, -1, "a=2")
+	l.roll(2)
+	l.Clean(l.ToClean(l.LEO(), 300), 300)
+	nb := l.segs[0].batches[0]
+	if nb.Len() != 1 || nb.Timestamp != 107 || nb.Record(0).TimestampDelta != 0 || nb.RecordTimestamp(0) != 107 || nb.MaxTimestamp() != 107 {
+		t.Fatalf("rebuilt batch: %d records, base %d, delta %d, max %d; want 1, 107, 0, 107", nb.Len(), nb.Timestamp, nb.Record(0).TimestampDelta, nb.MaxTimestamp())
 	}
 }
 

@@ -33,6 +33,12 @@ const (
 	CRCStart = 21
 	// AttrLogAppendTime is the attributes' timestampType bit.
 	AttrLogAppendTime = 0x08
+	// AttrDeleteHorizon is the attributes' bit 6 (KIP-534, 3.1+,
+	// DELETE_HORIZON_FLAG_MASK): the baseTimestamp is the delete horizon
+	// the log cleaner gave the batch.
+	AttrDeleteHorizon = 0x40
+	// NoTimestamp is RecordBatch.NO_TIMESTAMP.
+	NoTimestamp = -1
 )
 
 // CRC32C is the Castagnoli table the batch CRC uses.
@@ -56,6 +62,9 @@ type Batch struct {
 	// log.Batch.OffsetDeltas); nil: 0, 1, 2... and len(Records)-1.
 	OffsetDeltas    []int32
 	LastOffsetDelta int32
+	// DeleteHorizon marks Timestamp as the batch's delete horizon
+	// (log.Batch.HasDeleteHorizon): attributes bit 6.
+	DeleteHorizon bool
 }
 
 // Append encodes b after dst, uncompressed, with its length and CRC, and
@@ -64,11 +73,16 @@ type Batch struct {
 // writes them as they are. It allocates nothing beyond dst's growth, and
 // writes exactly log.Batch.Size bytes for the same records (the bytes
 // kmsg's encoder writes, kmsgref.Append: TestBatchCodecMatchesKmsg in server/kafka,
-// TestAppendBatchMatchesKmsg in server/storage).
+// TestAppendBatchMatchesKmsg in server/storage). A batch with no records
+// (one the log cleaner emptied and kept) gets NO_TIMESTAMP as its base,
+// as DefaultRecordBatch.writeEmptyHeader writes it.
 func Append(dst []byte, b *Batch, ts func(int64) int64) []byte {
 	first, maxTs := b.Timestamp, b.MaxTimestamp
 	if ts != nil {
 		first, maxTs = ts(first), ts(maxTs)
+	}
+	if len(b.Records) == 0 {
+		first = NoTimestamp
 	}
 	start := len(dst)
 	dst = binary.BigEndian.AppendUint64(dst, uint64(b.BaseOffset))
@@ -79,6 +93,9 @@ func Append(dst []byte, b *Batch, ts func(int64) int64) []byte {
 	attrs := uint16(0)
 	if b.LogAppendTime {
 		attrs |= AttrLogAppendTime
+	}
+	if b.DeleteHorizon {
+		attrs |= AttrDeleteHorizon
 	}
 	dst = binary.BigEndian.AppendUint16(dst, attrs)
 	last := int32(len(b.Records) - 1)

@@ -179,5 +179,5 @@ func fetchedBatch(b *core.FetchedBatch, recs []log.Record) recordbatch.Batch {
 	return recordbatch.Batch{BaseOffset: b.BaseOffset, LeaderEpoch: b.PartitionLeaderEpoch, ProducerID: b.ProducerID,
 		ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: b.Timestamp,
 		MaxTimestamp: b.MaxTimestamp, LogAppendTime: b.LogAppendTime, Records: recs,
-		OffsetDeltas: b.OffsetDeltas, LastOffsetDelta: b.LastOffsetDelta}
+		OffsetDeltas: b.OffsetDeltas, LastOffsetDelta: b.LastOffsetDelta, DeleteHorizon: b.DeleteHorizon}
 }

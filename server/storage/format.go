@@ -32,12 +32,13 @@ import (
 
 // Sizes and limits of the formats.
 const (
-	batchOverhead   = recordbatch.Overhead
-	logOverhead     = recordbatch.LogOverhead
-	headerUpToMagic = 17 // Records.HEADER_SIZE_UP_TO_MAGIC
-	indexEntryBytes = 8
-	timeEntryBytes  = 12
-	attrLogAppend   = recordbatch.AttrLogAppendTime
+	batchOverhead     = recordbatch.Overhead
+	logOverhead       = recordbatch.LogOverhead
+	headerUpToMagic   = 17 // Records.HEADER_SIZE_UP_TO_MAGIC
+	indexEntryBytes   = 8
+	timeEntryBytes    = 12
+	attrLogAppend     = recordbatch.AttrLogAppendTime
+	attrDeleteHorizon = recordbatch.AttrDeleteHorizon
 )
 
 var crc32c = recordbatch.CRC32C
@@ -64,7 +65,7 @@ func toRecordBatch(b *log.Batch) recordbatch.Batch {
 	return recordbatch.Batch{BaseOffset: b.BaseOffset, LeaderEpoch: b.Epoch, ProducerID: b.ProducerID,
 		ProducerEpoch: b.ProducerEpoch, BaseSequence: b.BaseSequence, Timestamp: b.Timestamp,
 		MaxTimestamp: b.MaxTimestamp(), LogAppendTime: b.LogAppendTime, Records: b.RecordList(),
-		OffsetDeltas: b.OffsetDeltas, LastOffsetDelta: b.LastOffsetDelta}
+		OffsetDeltas: b.OffsetDeltas, LastOffsetDelta: b.LastOffsetDelta, DeleteHorizon: b.HasDeleteHorizon}
 }
 
 // appendIndex encodes offset-index entries of the segment at base.

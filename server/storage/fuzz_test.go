@@ -3,16 +3,17 @@ package storage
 import (
 	"bytes"
 	"context"
-	"reflect"
-	"time"
-
-	"github.com/kafkasim/kafkasim/core/scenario"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkasim/kafkasim/core/log"
+	"github.com/kafkasim/kafkasim/core/scenario"
 )
 
 // validSegment is a few batches as the writer encodes them.
@@ -247,5 +248,49 @@ func TestCleanedBatchRoundTrip(t *testing.T) {
 	}
 	if _, err := log.Restore(log.DefaultConfig(), []log.RestoredSegment{{Base: 0, Batches: bs}, {Base: 6}}, 0, 0); err != nil {
 		t.Fatalf("the core refuses what the reader kept: %v", err)
+	}
+}
+
+// TestDeleteHorizonRoundTrip: a batch the cleaner gave a delete horizon
+// (KIP-534) is written with attributes bit 6 and the horizon as its base
+// timestamp, its record's delta re-based on it (negative), and its max
+// timestamp the record's; an emptied producer's last batch is written
+// as DefaultRecordBatch.writeEmptyHeader writes it, base timestamp -1
+// and the max kept. Both read back as they were, horizon included, so a
+// restart does not give a tombstone a new delete.retention.ms.
+func TestDeleteHorizonRoundTrip(t *testing.T) {
+	horizon := &log.Batch{BaseOffset: 0, ProducerID: -1, BaseSequence: -1, Timestamp: 90_000,
+		Records:      []log.Record{{Key: "b", HasKey: true, NullValue: true, TimestampDelta: 1000 - 90_000}},
+		OffsetDeltas: []int32{1}, LastOffsetDelta: 1, HasDeleteHorizon: true, DeleteHorizonMs: 90_000}
+	empty := &log.Batch{BaseOffset: 2, ProducerID: 7, BaseSequence: 3, Timestamp: 1500,
+		Records: []log.Record{}, OffsetDeltas: []int32{}, LastOffsetDelta: 1}
+	shift := int64(1_700_000_000_000)
+	toDisk := func(t int64) int64 { return t + shift }
+	data := appendBatch(appendBatch(nil, horizon, toDisk), empty, toDisk)
+	if len(data) != horizon.Size()+empty.Size() {
+		t.Fatalf("%d bytes written, the core counts %d", len(data), horizon.Size()+empty.Size())
+	}
+	var rb kmsg.RecordBatch
+	if err := rb.ReadFrom(data[:horizon.Size()]); err != nil {
+		t.Fatal(err)
+	}
+	if rb.Attributes&0x40 == 0 || rb.FirstTimestamp != 90_000+shift || rb.MaxTimestamp != 1000+shift {
+		t.Fatalf("horizon batch header: attributes %#x, base %d, max %d; want bit 6, %d, %d", rb.Attributes, rb.FirstTimestamp, rb.MaxTimestamp, 90_000+shift, 1000+shift)
+	}
+	if err := rb.ReadFrom(data[horizon.Size():]); err != nil {
+		t.Fatal(err)
+	}
+	if rb.Attributes != 0 || rb.FirstTimestamp != -1 || rb.MaxTimestamp != 1500+shift {
+		t.Fatalf("empty batch header: attributes %#x, base %d, max %d; want 0, -1, %d", rb.Attributes, rb.FirstTimestamp, rb.MaxTimestamp, 1500+shift)
+	}
+	bs, torn, err := readSegment(data, 0, 0, shift)
+	if err != nil || torn != nil || len(bs) != 2 {
+		t.Fatalf("%d batches, torn %+v, %v", len(bs), torn, err)
+	}
+	if h := bs[0]; !h.HasDeleteHorizon || h.DeleteHorizonMs != 90_000 || h.Timestamp != 90_000 || h.RecordTimestamp(0) != 1000 || h.MaxTimestamp() != 1000 {
+		t.Fatalf("horizon batch read back: horizon %v %d, base %d, record ts %d, max %d", h.HasDeleteHorizon, h.DeleteHorizonMs, h.Timestamp, h.RecordTimestamp(0), h.MaxTimestamp())
+	}
+	if e := bs[1]; e.Timestamp != 1500 || e.MaxTimestamp() != 1500 || e.HasDeleteHorizon {
+		t.Fatalf("empty batch read back: base %d, max %d, horizon %v", e.Timestamp, e.MaxTimestamp(), e.HasDeleteHorizon)
 	}
 }

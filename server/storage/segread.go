@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 
 	"github.com/kafkasim/kafkasim/core/log"
+	"github.com/kafkasim/kafkasim/internal/recordbatch"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -127,6 +128,16 @@ func decodeOne(d []byte, base, next, shift int64) (*log.Batch, int, *badBatch, i
 	prev := int32(-1)
 	if rb.Attributes&attrLogAppend != 0 {
 		b.LogAppendTime, b.AppendTime = true, unshift(rb.MaxTimestamp, shift)
+	}
+	switch {
+	case rb.Attributes&attrDeleteHorizon != 0 && rb.NumRecords == 0:
+		return nil, 0, foreign("a delete horizon on a batch with no records"), off
+	case rb.Attributes&attrDeleteHorizon != 0:
+		// KIP-534: the base timestamp is the horizon the cleaner set.
+		b.HasDeleteHorizon, b.DeleteHorizonMs = true, b.Timestamp
+	case rb.NumRecords == 0 && rb.FirstTimestamp == recordbatch.NoTimestamp:
+		// DefaultRecordBatch.writeEmptyHeader: only the max is kept.
+		b.Timestamp = unshift(rb.MaxTimestamp, shift)
 	}
 	recs := rb.Records
 	for i := int32(0); i < rb.NumRecords; i++ {

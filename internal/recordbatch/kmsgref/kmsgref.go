@@ -24,6 +24,9 @@ func Append(dst []byte, b *recordbatch.Batch, ts func(int64) int64) []byte {
 	if ts != nil {
 		first, maxTs = ts(first), ts(maxTs)
 	}
+	if len(b.Records) == 0 {
+		first = recordbatch.NoTimestamp
+	}
 	var recs []byte
 	for i := range b.Records {
 		r := &b.Records[i]
@@ -57,6 +60,9 @@ func Append(dst []byte, b *recordbatch.Batch, ts func(int64) int64) []byte {
 		Length: int32(recordbatch.Overhead - recordbatch.LogOverhead + len(recs))}
 	if b.LogAppendTime {
 		rb.Attributes |= recordbatch.AttrLogAppendTime
+	}
+	if b.DeleteHorizon {
+		rb.Attributes |= recordbatch.AttrDeleteHorizon
 	}
 	start := len(dst)
 	dst = rb.AppendTo(dst)
