@@ -26,7 +26,10 @@ package kafka
 // v11 (3.8, KIP-890) only allows TRANSACTION_ABORTABLE and v12 (4.0)
 // lets a transactional producer skip AddPartitionsToTxn: with
 // transactions not simulated both are v10. Transactional batches are
-// refused (INVALID_RECORD): transactions are not simulated.
+// refused (INVALID_RECORD): transactions are not simulated; so are
+// control batches (LogValidator.validateBatch: clients may not write
+// them) and, unlike Kafka, a client's batch with the delete-horizon bit
+// (only the log cleaner sets it).
 
 import (
 	"encoding/binary"
@@ -87,6 +90,8 @@ func handleProduce(cx *reqCtx, r kmsg.Request) (*plan, error) {
 				s.err = 53 // TRANSACTIONAL_ID_AUTHORIZATION_FAILED: no transactions here
 			case errors.Is(err, errFormat):
 				s.err = 87 // INVALID_RECORD: ProduceRequest.validateRecords wants magic 2 from v3
+			case errors.Is(err, errInvalid):
+				s.err = 87 // INVALID_RECORD: a control, transactional or delete-horizon batch
 			case err != nil:
 				s.err = 2 // CORRUPT_MESSAGE
 			case len(batches) != 1:

@@ -1,6 +1,8 @@
 package kafka
 
 import (
+	"encoding/binary"
+	"hash/crc32"
 	"testing"
 
 	"github.com/kafkasim/kafkasim/core"
@@ -58,6 +60,37 @@ func TestProduceValidateRecords(t *testing.T) {
 		}
 		if got := resp.Topics[0].Partitions[0].ErrorCode; got != c.want {
 			t.Errorf("Produce v%d of case %d (%d bytes): code %d, want %d", c.v, i, len(c.records), got, c.want)
+		}
+	}
+}
+
+// TestProduceRefusesFlaggedBatches: a client's batch with the control
+// bit is INVALID_RECORD (LogValidator.validateBatch: "Clients are not
+// allowed to write control records"), and so, here, are a transactional
+// batch (transactions are not simulated) and one with the delete-horizon
+// bit (the log cleaner's); each answer is that partition's alone, and a
+// plain batch after them is appended.
+func TestProduceRefusesFlaggedBatches(t *testing.T) {
+	b, addr := served(t, "3.9", core.CreateTopic{Topic: "t", Partitions: 1, RF: 3})
+	leader, _, _ := leaderOf(t, b, "t")
+	plain := encode(recordbatch.Batch{Timestamp: 5, ProducerID: -1, BaseSequence: -1, Records: []log.Record{{Value: "v"}}})
+	flagged := func(bit uint16) []byte {
+		f := append([]byte{}, plain...)
+		binary.BigEndian.PutUint16(f[21:], binary.BigEndian.Uint16(f[21:])|bit)
+		binary.BigEndian.PutUint32(f[17:], crc32.Checksum(f[recordbatch.CRCStart:], recordbatch.CRC32C))
+		return f
+	}
+	cl := versionClient(t, addr, 3, 0, 0)
+	for _, c := range []struct {
+		name    string
+		records []byte
+		want    int16
+	}{
+		{"transactional", flagged(0x10), 87}, {"control", flagged(0x20), 87}, {"delete horizon", flagged(0x40), 87}, {"plain", plain, 0},
+	} {
+		resp := requestBroker[*kmsg.ProduceResponse](t, cl, leader, produceOne("t", c.records))
+		if got := resp.Topics[0].Partitions[0].ErrorCode; got != c.want {
+			t.Errorf("a %s batch: code %d, want %d", c.name, got, c.want)
 		}
 	}
 }

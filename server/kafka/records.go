@@ -39,6 +39,14 @@ const maxRecordsPerBatch = 1 << 20
 var (
 	errCorrupt = errors.New("corrupt record batch")
 	errFormat  = errors.New("message format before v2")
+	errInvalid = errors.New("invalid record batch") // INVALID_RECORD, where errCorrupt is CORRUPT_MESSAGE
+)
+
+// The attributes' transactional and control bits (DefaultRecordBatch
+// TRANSACTIONAL_FLAG_MASK, CONTROL_FLAG_MASK).
+const (
+	attrTransactional = 0x10
+	attrControl       = 0x20
 )
 
 // decodeBatches splits a partition's records bytes into v2 batches and
@@ -88,8 +96,13 @@ func decodeBatch(raw []byte) (wireBatch, error) {
 	wb := wireBatch{Timestamp: int64(binary.BigEndian.Uint64(raw[27:])), ProducerID: int64(binary.BigEndian.Uint64(raw[43:])),
 		ProducerEpoch: int16(binary.BigEndian.Uint16(raw[51:])), BaseSequence: int32(binary.BigEndian.Uint32(raw[53:])),
 		Codec: int(attrs & 7)}
-	if attrs&0x20 != 0 || attrs&0x40 != 0 {
-		return wb, fmt.Errorf("%w: transactional and control batches are not simulated", errCorrupt)
+	switch {
+	case attrs&attrControl != 0:
+		return wb, fmt.Errorf("%w: clients are not allowed to write control records", errInvalid) // LogValidator.validateBatch
+	case attrs&attrTransactional != 0:
+		return wb, fmt.Errorf("%w: transactional batches are not simulated", errInvalid)
+	case attrs&recordbatch.AttrDeleteHorizon != 0:
+		return wb, fmt.Errorf("%w: a delete horizon is the log cleaner's to set", errInvalid)
 	}
 	n := int32(binary.BigEndian.Uint32(raw[57:]))
 	if n <= 0 || n > maxRecordsPerBatch {
