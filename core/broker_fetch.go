@@ -31,6 +31,11 @@ type fetchPart struct {
 	epoch    int32 // the fetcher's current leader epoch (KIP-320), -1: not checked
 	maxBytes int   // max partition bytes; 0: only the request's bound
 	logStart int64 // a follower's log start offset (FetchRequest.PartitionData.logStartOffset)
+	// lastFetched is a follower's lastFetchedEpoch (Fetch v12+, 2.8+:
+	// preset.truncateOnFetch), the latest epoch in its log, when
+	// hasLastFetched (the zero value: none, as consumers send).
+	lastFetched    int32
+	hasLastFetched bool
 }
 
 // fetchResult is one partition of a Fetch response.
@@ -42,6 +47,9 @@ type fetchResult struct {
 	logStart int64
 	err      string
 	leader   *LeaderHint // KIP-951: the current leader the broker names with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH (namingFetchLeaders)
+	// diverging is the DivergingEpoch of a follower whose log diverged
+	// from the leader's (divergence); no batches come with it.
+	diverging *epochEnd
 }
 
 // parkedFetch is a Fetch the leader holds until data arrives or its wait
@@ -66,7 +74,7 @@ const maxParkedFetches = 100_000
 func (b *Broker) handleFetch(req fetchReq, respond func([]fetchResult)) {
 	if req.replica >= 0 {
 		for _, fp := range req.parts {
-			if r := b.replicas[fp.p]; r != nil && r.role == roleLeader && r.epoch == fp.epoch && fp.offset <= r.log.LEO() {
+			if r := b.replicas[fp.p]; r != nil && r.role == roleLeader && r.epoch == fp.epoch && fp.offset <= r.log.LEO() && r.divergence(fp) == nil {
 				r.updateFollower(req.replica, fp.offset, fp.logStart)
 			}
 		}
@@ -210,7 +218,7 @@ func (b *Broker) readFetch(pf *parkedFetch) ([]fetchResult, bool) {
 			budget -= bt.Size()
 			read += bt.Size()
 		}
-		if fr.err != "" || len(fr.batches) > 0 && read >= pf.minBytes {
+		if fr.err != "" || fr.diverging != nil || len(fr.batches) > 0 && read >= pf.minBytes {
 			ready = true
 		}
 	}
@@ -241,6 +249,14 @@ func (b *Broker) readPart(replica int, fp fetchPart, maxBytes int) fetchResult {
 		return fr
 	}
 	fr.hw, fr.leo, fr.logStart = r.hw, r.log.LEO(), r.log.StartOffset()
+	if d := r.divergence(fp); d != nil {
+		if d.err != "" {
+			fr.err = d.err
+		} else {
+			fr.diverging = d
+		}
+		return fr
+	}
 	limit := fr.leo
 	if replica < 0 {
 		limit = r.hw // consumers read committed data only
@@ -255,4 +271,26 @@ func (b *Broker) readPart(replica int, fp fetchPart, maxBytes int) fetchResult {
 	}
 	fr.batches = rd.Batches
 	return fr
+}
+
+// divergence is Partition.readRecords' check of a follower's
+// lastFetchedEpoch, before anything is read: nil when the fetch has none
+// or the follower's log agrees with this leader's up to the fetch offset;
+// else the largest epoch <= lastFetchedEpoch in this log and where it
+// ends here, the DivergingEpoch the follower truncates to, when that
+// epoch is an earlier one or ends below the fetch offset. An epoch this
+// log cannot place, or a fetch offset below the log start, is
+// OFFSET_OUT_OF_RANGE (err).
+func (r *Replica) divergence(fp fetchPart) *epochEnd {
+	if !fp.hasLastFetched {
+		return nil
+	}
+	found, end := r.endOffsetFor(fp.lastFetched)
+	switch {
+	case found < 0 || end < 0, fp.offset < r.log.StartOffset():
+		return &epochEnd{p: fp.p, leaderEpoch: -1, endOffset: -1, err: "OFFSET_OUT_OF_RANGE"}
+	case found < fp.lastFetched || end < fp.offset:
+		return &epochEnd{p: fp.p, leaderEpoch: found, endOffset: end}
+	}
+	return nil
 }

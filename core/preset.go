@@ -164,6 +164,19 @@ type preset struct {
 	// partitions waited for the follower's next one (a produce of two
 	// partitions to one leader took two follower fetch cycles).
 	actionQueue bool
+	// truncateOnFetch: 2.8+ (IBP 2.7-IV1, Fetch v12: KIP-595's
+	// LastFetchedEpoch and DivergingEpoch; KAFKA-10554,
+	// MetadataVersion.isTruncationOnFetchSupported) a new follower whose
+	// log has an epoch skips OffsetsForLeaderEpoch and fetches at once
+	// with its latest epoch as lastFetchedEpoch
+	// (AbstractFetcherThread.partitionFetchState: Fetching, not
+	// Truncating); the leader answers a log that diverged from its own
+	// with the end of that epoch in its log as the partition's
+	// DivergingEpoch and no records (Partition.readRecords), and the
+	// follower truncates there (truncateOnFetchResponse) and fetches on.
+	// Before, it asked OffsetsForLeaderEpoch first: the same truncation
+	// point, one round trip more.
+	truncateOnFetch bool
 	// heartbeatsWhileSyncing: 2.7+ the heartbeat thread goes on between
 	// the JoinGroup and the SyncGroup answers (KAFKA-10134, member.heartbeating).
 	heartbeatsWhileSyncing bool
@@ -265,7 +278,7 @@ var presets = map[string]*preset{
 	},
 	"2.8": {
 		name: "2.8", zk: true, kraft: true, defaultMeta: "zk", leaderEpochs: true, alterIsr: true, hwWaitsAfterAlterIsr: true, brokerEpochs: true, clientEpochs: true,
-		kip360: true, stableOffsets: true, commitRebalanceInProgress: true, invalidRecord: true, actionQueue: true, heartbeatsWhileSyncing: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
+		kip360: true, stableOffsets: true, commitRebalanceInProgress: true, invalidRecord: true, actionQueue: true, truncateOnFetch: true, heartbeatsWhileSyncing: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5, indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true,
 		partitioner: "sticky", batchExpiry: "delivery", topicWaitText: true, kraftFenceBumpsEpoch: true,
 		defaults: map[string]string{
 			"acks":               "1",
@@ -276,14 +289,14 @@ var presets = map[string]*preset{
 	"3.9": {
 		name: "3.9", kip13419: true, zk: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true,
-		kip360: true, stableOffsets: true, commitRebalanceInProgress: true, invalidRecord: true, actionQueue: true, heartbeatsWhileSyncing: true, minIsrHoldsHW: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		kip360: true, stableOffsets: true, commitRebalanceInProgress: true, invalidRecord: true, actionQueue: true, truncateOnFetch: true, heartbeatsWhileSyncing: true, minIsrHoldsHW: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{},
 	},
 	"4.0": {
 		name: "4.0", kip13419: true, kraft: true, defaultMeta: "kraft", leaderEpochs: true, alterIsr: true, brokerEpochs: true, clientEpochs: true,
 		kip841: true, placeFenced: true, kraftUnclean: true, expBackoff: true, kip951: true, asyncJoinCommit: true, kraftLeaderBalance: true, initialDelayAfterEmpty: true, stableFetchWaits: true, commitGroupNotFound: true, runtimeStoreErrors: true, runtimeAppend: true,
-		kip360: true, stableOffsets: true, commitRebalanceInProgress: true, invalidRecord: true, actionQueue: true, heartbeatsWhileSyncing: true, minIsrHoldsHW: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
+		kip360: true, stableOffsets: true, commitRebalanceInProgress: true, invalidRecord: true, actionQueue: true, truncateOnFetch: true, heartbeatsWhileSyncing: true, minIsrHoldsHW: true, kip211: true, kip322: true, kip464: true, memberIDRequired: true, idempotence: true, maxInFlightIdem: 5,
 		indexLastOffset: true, kip279: true, truncateEpochsAtLEO: true, partitioner: "uniform", batchExpiry: "delivery", topicWaitText: true,
 		defaults: map[string]string{"linger.ms": "5"},
 	},

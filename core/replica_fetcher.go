@@ -37,7 +37,9 @@ func (b *Broker) fetchFrom(leader int) {
 	var parts []fetchPart
 	for _, r := range b.sortedReplicas() {
 		if r.role == roleFollower && r.leader == leader && r.follow == followFetching {
-			parts = append(parts, fetchPart{p: r.p, offset: r.log.LEO(), epoch: r.epoch, logStart: r.log.StartOffset()})
+			fp := fetchPart{p: r.p, offset: r.log.LEO(), epoch: r.epoch, logStart: r.log.StartOffset()}
+			fp.lastFetched, fp.hasLastFetched = r.lastFetchedEpoch()
+			parts = append(parts, fp)
 		}
 	}
 	if len(parts) == 0 {
@@ -146,6 +148,12 @@ func (b *Broker) onFetchResponse(leader int, parts []fetchPart, res []fetchResul
 		}
 		switch fr.err {
 		case "":
+			if d := fr.diverging; d != nil {
+				// truncateOnFetchResponse: truncate, take nothing else from
+				// this answer (not even the HW), fetch on from the new end.
+				r.truncateToEpoch(parts[i].lastFetched, d.leaderEpoch, d.endOffset, "Fetch DivergingEpoch")
+				continue
+			}
 		case "OFFSET_OUT_OF_RANGE":
 			// AbstractFetcherThread.fetchOffsetAndTruncate: a follower
 			// ahead of the leader (an unclean election, or pre-0.11
@@ -211,4 +219,16 @@ func (r *Replica) takeFetched(leader int, bt *log.Batch) bool {
 		r.truncateFullyAndStartAt(bt.BaseOffset, fmt.Sprintf("leader %d's first batch %d..%d holds the log start %d: start the log at %d", leader, bt.BaseOffset, bt.LastOffset(), leo, bt.BaseOffset))
 	}
 	return r.append(bt) == nil
+}
+
+// lastFetchedEpoch is what a follower's Fetch carries as lastFetchedEpoch
+// on presets that truncate on fetch: the latest epoch in its log
+// (AbstractFetcherThread's PartitionFetchState.lastFetchedEpoch, which
+// follows latestEpoch after every append and truncation); none (false)
+// on other presets, or for a log with no epoch.
+func (r *Replica) lastFetchedEpoch() (int32, bool) {
+	if !r.b.c.preset.truncateOnFetch {
+		return -1, false
+	}
+	return r.epochs.Latest()
 }

@@ -13,7 +13,9 @@ const (
 // before 0.11 the replica truncates to its own high watermark at once
 // (ReplicaManager.makeFollowers@0.10.2, the cause of KIP-101's data loss);
 // from 0.11 it asks the leader where its last epoch ended
-// (OffsetsForLeaderEpoch) and truncates there.
+// (OffsetsForLeaderEpoch) and truncates there; from 2.8
+// (preset.truncateOnFetch) it fetches at once, and the Fetch response
+// says where to truncate if its log diverged (onFetchResponse).
 func (r *Replica) becomeFollower(st pstate) {
 	leaderChanged := r.leader != st.leader
 	r.failWaiting("NOT_LEADER_OR_FOLLOWER")
@@ -36,6 +38,14 @@ func (r *Replica) becomeFollower(st pstate) {
 		if leaderChanged || wasLeader {
 			r.truncate(r.hw, TruncateHighWatermark, fmt.Sprintf("new leader %d: truncate to own high watermark %d (pre-KIP-101)", st.leader, r.hw))
 		}
+		r.follow = followFetching
+		b.fetchFrom(st.leader)
+		return
+	}
+	if b.c.preset.truncateOnFetch {
+		// AbstractFetcherThread.partitionFetchState: Fetching, with the
+		// log's latest epoch as lastFetchedEpoch (none for an empty log,
+		// which has nothing to truncate).
 		r.follow = followFetching
 		b.fetchFrom(st.leader)
 		return
@@ -80,7 +90,7 @@ func (b *Broker) queryEpoch(r *Replica) {
 				retry()
 				return
 			}
-			if !r.truncateToEpoch(latest, found, end) {
+			if !r.truncateToEpoch(latest, found, end, "OffsetsForLeaderEpoch") {
 				b.queryEpoch(r) // truncated part way: ask again for the new latest epoch
 				return
 			}
@@ -115,14 +125,15 @@ func (b *Broker) queryEpoch(r *Replica) {
 // cache: if it has it, it truncates to the smaller of the two ends; if it
 // only has an earlier epoch, it truncates to that epoch's end and asks
 // again (false), as many rounds as it takes; if it has none, to the
-// leader's end.
-func (r *Replica) truncateToEpoch(asked, found int32, end int64) bool {
+// leader's end. via names the answer (OffsetsForLeaderEpoch, or a
+// Fetch's DivergingEpoch), for the event.
+func (r *Replica) truncateToEpoch(asked, found int32, end int64, via string) bool {
 	leo := r.log.LEO()
 	if found < 0 || end < 0 {
 		r.truncate(r.hw, TruncateHighWatermark, fmt.Sprintf("leader has no epoch <= %d: truncate to high watermark %d", asked, r.hw))
 		return true
 	}
-	why := fmt.Sprintf("leader epoch %d ends at %d on the leader (OffsetsForLeaderEpoch)", found, end)
+	why := fmt.Sprintf("leader epoch %d ends at %d on the leader (%s)", found, end, via)
 	if !r.b.c.preset.kip279 {
 		r.truncate(min(end, leo), TruncateLeaderEpoch, why)
 		return true
