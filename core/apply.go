@@ -184,6 +184,9 @@ func (c *Cluster) set(x Set) error {
 	if c.bc.autoRebalance != old.autoRebalance || c.bc.imbalanceCheckMs != old.imbalanceCheckMs {
 		c.md.leaderBalanceConfChanged()
 	}
+	if c.bc.uncleanCheckMs != old.uncleanCheckMs {
+		c.md.uncleanConfChanged()
+	}
 	if c.bc != old {
 		hb := c.bc.zkSessionMs != old.zkSessionMs || c.bc.brokerHeartbeatMs != old.brokerHeartbeatMs
 		for _, b := range c.brokers {

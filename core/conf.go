@@ -18,6 +18,7 @@ type brokerConf struct {
 	initialTaskDelayMs int64 // LogManager's InitialTaskDelayMs: retention's first check after start (30 s)
 	autoRebalance      bool
 	imbalanceCheckMs   int64
+	uncleanCheckMs     int64 // unclean.leader.election.interval.ms (KRaft)
 	imbalancePct       int64
 	zkSessionMs        int64
 	brokerSessionMs    int64
@@ -55,6 +56,7 @@ func newBrokerConf(s settings) brokerConf {
 		initialTaskDelayMs: s.int("log.initial.task.delay.ms"),
 		autoRebalance:      s.bool("auto.leader.rebalance.enable"),
 		imbalanceCheckMs:   s.int("leader.imbalance.check.interval.seconds") * 1000,
+		uncleanCheckMs:     s.int("unclean.leader.election.interval.ms"),
 		imbalancePct:       s.int("leader.imbalance.per.broker.percentage"),
 		zkSessionMs:        s.int("zookeeper.session.timeout.ms"),
 		brokerSessionMs:    s.int("broker.session.timeout.ms"),

@@ -37,6 +37,7 @@ type metadata struct {
 	watchBusy bool
 	watchSeq  int // ids of watch events
 	balance   leaderBalance
+	unclean   uncleanCheck
 }
 
 const maxMetadataRecords = 10_000
@@ -141,6 +142,7 @@ func (m *metadata) topicCreated(t *Topic, parts []*Partition) {
 			m.log(fmt.Sprintf("PartitionRecord %s replicas=%s isr=%s leader=%d leaderEpoch=%d", p.Name, joinInts(p.replicas), joinInts(p.state.isr), p.state.leader, p.state.epoch))
 		}
 		m.maybeScheduleBalance()
+		m.maybeScheduleUnclean()
 		return
 	}
 	var b strings.Builder

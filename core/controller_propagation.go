@@ -16,6 +16,7 @@ func (m *metadata) writeState(p *Partition, st pstate, why string) {
 		m.log(fmt.Sprintf("PartitionChangeRecord %s leader=%d leaderEpoch=%d isr=%s partitionEpoch=%d (%s)", p.Name, st.leader, st.epoch, joinInts(st.isr), st.version, why))
 		if moved {
 			m.maybeScheduleBalance()
+			m.maybeScheduleUnclean()
 		}
 		return
 	}

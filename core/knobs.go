@@ -142,6 +142,7 @@ var knobs = map[string]knob{
 	"log.initial.task.delay.ms":                     {scopeBroker, "30000", intIn(0, math.MaxInt32)},
 	"auto.leader.rebalance.enable":                  {scopeBroker, "true", isBool},
 	"leader.imbalance.check.interval.seconds":       {scopeBroker, "300", intIn(1, math.MaxInt32)},
+	"unclean.leader.election.interval.ms":           {scopeBroker, "300000", intIn(1, math.MaxInt32)},
 	"leader.imbalance.per.broker.percentage":        {scopeBroker, "10", intIn(0, 100)},
 	"zookeeper.session.timeout.ms":                  {scopeBroker, "18000", intIn(1, math.MaxInt32)},
 	"broker.session.timeout.ms":                     {scopeBroker, "9000", intIn(1, math.MaxInt32)},

@@ -106,11 +106,12 @@ func (c *Cluster) ValidateAlterTopicConfigs(x AlterTopicConfigs) error {
 
 // alterTopicConfigs applies x: the topic's overrides and typed config
 // change, the controller records it, and, when unclean leader election
-// is turned on, the controller elects a leader for each of the topic's
-// offline partitions at once (ZooKeeper: KafkaController
-// .processTopicUncleanLeaderElectionEnable, fed by TopicConfigHandler;
-// KRaft 3.9+: KAFKA-12670, where 2.8's controller did no unclean
-// elections at all: preset kraftUnclean).
+// is turned on, the ZooKeeper controller elects a leader for each of the
+// topic's offline partitions at once (KafkaController
+// .processTopicUncleanLeaderElectionEnable, fed by TopicConfigHandler).
+// The KRaft controller elects them at its next unclean election check
+// (controller_unclean_check.go; 3.9+, KAFKA-12670: 2.8's did no unclean
+// elections at all, preset kraftUnclean).
 func (c *Cluster) alterTopicConfigs(x AlterTopicConfigs) error {
 	t, over, err := c.checkAlterTopicConfigs(x)
 	if err != nil {
@@ -134,7 +135,7 @@ func (c *Cluster) alterTopicConfigs(x AlterTopicConfigs) error {
 	c.updateTopicLogs(t)
 	c.md.topicConfigChanged(t, old)
 	c.emit(Event{Type: EvTopicConfig, Topic: t.Name, Detail: fmt.Sprintf("%s configs now %s", t.Name, formatOverrides(over))})
-	if !wasUnclean && t.conf.unclean && !t.gone() && c.md.controllerUp() && (!c.md.kraft || c.preset.kraftUnclean) {
+	if !wasUnclean && t.conf.unclean && !t.gone() && c.md.controllerUp() && !c.md.kraft {
 		var changed []*Partition
 		for _, p := range t.parts {
 			if p.state.leader == -1 && c.md.elect(p, "unclean.leader.election.enable set on the topic") {
