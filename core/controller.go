@@ -35,9 +35,9 @@ type metadata struct {
 	// ZooKeeper watch events queued for the controller (see sendWatch)
 	watchQ    []watchEvent
 	watchBusy bool
-	watchSeq  int // ids of watch events
-	balance   leaderBalance
-	unclean   uncleanCheck
+	watchSeq  int           // ids of watch events
+	balance   deferredCheck // automatic preferred leader elections
+	unclean   deferredCheck // KRaft unclean election checks
 }
 
 const maxMetadataRecords = 10_000

@@ -47,15 +47,6 @@ const balanceAgainMs = 10
 // check after it takes office.
 const zkFirstBalanceMs = 5000
 
-// leaderBalance is the controller's scheduling state for automatic
-// preferred leader elections.
-type leaderBalance struct {
-	gen     int  // identifies the scheduled check; bumping it cancels it
-	armed   bool // KRaft: a check is scheduled (ImbalanceSchedule.SCHEDULED)
-	soon    bool // KRaft: the last check hit maxElectionsPerImbalance
-	running bool // KRaft: a check is writing its elections
-}
-
 // startZKLeaderBalance arms a new ZooKeeper controller's checks (see
 // above): on the controller's own broker, so they stop with its process
 // and wait while it is paused, and only for this term of office.
@@ -89,8 +80,7 @@ func (m *metadata) leaderBalanceConfChanged() {
 		}
 		return
 	}
-	m.balance.gen++
-	m.balance.armed, m.balance.soon = false, false
+	m.balance.reset()
 	m.maybeScheduleBalance()
 }
 
@@ -99,23 +89,10 @@ func (m *metadata) leaderBalanceConfChanged() {
 // changes the imbalanced set, so the set is never non-empty unscheduled).
 func (m *metadata) maybeScheduleBalance() {
 	c := m.c
-	lb := &m.balance
-	if !m.kraft || !c.preset.kraftLeaderBalance || !c.bc.autoRebalance || lb.armed || lb.running || !m.imbalanced() {
+	if !m.kraft || !c.preset.kraftLeaderBalance || !c.bc.autoRebalance || m.balance.armed || m.balance.running || !m.imbalanced() {
 		return
 	}
-	d := c.bc.imbalanceCheckMs
-	if lb.soon {
-		d = balanceAgainMs
-	}
-	lb.armed = true
-	gen := lb.gen
-	c.after(d, func() {
-		if lb.gen != gen || !lb.armed {
-			return
-		}
-		lb.armed = false
-		m.balancePartitionLeaders()
-	})
+	m.balance.schedule(c, c.bc.imbalanceCheckMs, m.balancePartitionLeaders)
 }
 
 // imbalanced is ReplicationControlManager.arePartitionLeadersImbalanced:
@@ -136,8 +113,19 @@ func (m *metadata) imbalanced() bool {
 // each imbalanced partition, at most maxElectionsPerImbalance, then the
 // next check is scheduled if an imbalance remains.
 func (m *metadata) balancePartitionLeaders() {
+	var changed []*Partition
+	m.balance.write(func() int {
+		changed = m.electPreferredLeaders()
+		return len(changed)
+	})
+	m.propagate(changed, nil)
+	m.maybeScheduleBalance()
+}
+
+// electPreferredLeaders is maybeTriggerLeaderChangeForPartitionsWithoutPreferredLeader:
+// the partitions it moved.
+func (m *metadata) electPreferredLeaders() []*Partition {
 	c := m.c
-	m.balance.running = true
 	var changed []*Partition
 	for _, t := range c.order {
 		for _, p := range t.parts {
@@ -163,10 +151,7 @@ func (m *metadata) balancePartitionLeaders() {
 			changed = append(changed, p)
 		}
 	}
-	m.balance.running = false
-	m.balance.soon = len(changed) >= maxElectionsPerImbalance
-	m.propagate(changed, nil)
-	m.maybeScheduleBalance()
+	return changed
 }
 
 // preferredLeader is PartitionChangeBuilder.electPreferredLeader: the

@@ -20,42 +20,20 @@ package core
 // pending check is replaced by one N ms later (Kafka reads it only at
 // startup).
 
-// uncleanCheck is the KRaft controller's scheduling state for the check.
-type uncleanCheck struct {
-	gen     int  // identifies the scheduled check; bumping it cancels it
-	armed   bool // a check is scheduled (ImbalanceSchedule.SCHEDULED)
-	soon    bool // the last check hit maxElectionsPerImbalance
-	running bool // a check is writing its elections
-}
-
 // maybeScheduleUnclean is maybeScheduleNextElectUncleanLeaders, called
 // after every KRaft write that can leave a partition leaderless (a leader
 // change, a new topic).
 func (m *metadata) maybeScheduleUnclean() {
 	c := m.c
-	u := &m.unclean
-	if !m.kraft || !c.preset.kraftUnclean || u.armed || u.running || !m.someLeaderless() {
+	if !m.kraft || !c.preset.kraftUnclean || m.unclean.armed || m.unclean.running || !m.someLeaderless() {
 		return
 	}
-	d := c.bc.uncleanCheckMs
-	if u.soon {
-		d = balanceAgainMs
-	}
-	u.armed = true
-	gen := u.gen
-	c.after(d, func() {
-		if u.gen != gen || !u.armed {
-			return
-		}
-		u.armed = false
-		m.electUncleanLeaders()
-	})
+	m.unclean.schedule(c, c.bc.uncleanCheckMs, m.electUncleanLeaders)
 }
 
 // uncleanConfChanged applies a `set` of unclean.leader.election.interval.ms.
 func (m *metadata) uncleanConfChanged() {
-	m.unclean.gen++
-	m.unclean.armed, m.unclean.soon = false, false
+	m.unclean.reset()
 	m.maybeScheduleUnclean()
 }
 
@@ -80,10 +58,19 @@ func (m *metadata) someLeaderless() bool {
 // does), then the next check is scheduled if a partition is still
 // leaderless.
 func (m *metadata) electUncleanLeaders() {
-	c := m.c
-	m.unclean.running = true
 	var changed []*Partition
-	for _, t := range c.order {
+	m.unclean.write(func() int {
+		changed = m.electLeaderless()
+		return len(changed)
+	})
+	m.propagate(changed, nil)
+	m.maybeScheduleUnclean()
+}
+
+// electLeaderless is the check's loop: the partitions it gave a leader.
+func (m *metadata) electLeaderless() []*Partition {
+	var changed []*Partition
+	for _, t := range m.c.order {
 		if t.gone() || !t.conf.unclean {
 			continue
 		}
@@ -96,8 +83,5 @@ func (m *metadata) electUncleanLeaders() {
 			}
 		}
 	}
-	m.unclean.running = false
-	m.unclean.soon = len(changed) >= maxElectionsPerImbalance
-	m.propagate(changed, nil)
-	m.maybeScheduleUnclean()
+	return changed
 }
