@@ -362,7 +362,17 @@ func (l *Log) cleanBatch(b *Batch, m *OffsetMap, lastOf map[int64]int64, now int
 		nb.HasDeleteHorizon, nb.DeleteHorizonMs, nb.Timestamp = false, 0, b.MaxTimestamp()
 		return nb, purged
 	}
-	nb.Timestamp = rebuiltBase(b, keep[0], nb)
+	// MemoryRecordsBuilder's baseTimestamp (buildRetainedRecordsInto):
+	// the delete horizon when the batch has one (KIP-534: the header's
+	// base timestamp carries it, attributes bit 6 says so), else the
+	// first kept record's timestamp (a LogAppendTime batch's records all
+	// read as its append time). The kept records' deltas are re-based on
+	// it, so each still reads the timestamp it had (negative deltas under
+	// a horizon, which lies ahead of them).
+	nb.Timestamp = b.RecordTimestamp(keep[0])
+	if nb.HasDeleteHorizon {
+		nb.Timestamp = nb.DeleteHorizonMs
+	}
 	for _, i := range keep {
 		r := cloneRecord(b.Record(i))
 		r.TimestampDelta = b.RecordTimestamp(i) - nb.Timestamp
@@ -370,21 +380,6 @@ func (l *Log) cleanBatch(b *Batch, m *OffsetMap, lastOf map[int64]int64, now int
 		nb.OffsetDeltas = append(nb.OffsetDeltas, int32(b.Offset(i)-b.BaseOffset))
 	}
 	return nb, purged
-}
-
-// rebuiltBase is the baseTimestamp MemoryRecordsBuilder gives the batch
-// the cleaner rebuilds from b (MemoryRecords.buildRetainedRecordsInto):
-// the delete horizon when nb has one (KIP-534: the header's base
-// timestamp carries it, attributes bit 6 says so), else the timestamp of
-// the first record kept, first (a LogAppendTime batch's records all read
-// as its append time). The kept records' deltas are re-based on it, so
-// each still reads the timestamp it had (negative deltas under a
-// horizon, which lies ahead of them).
-func rebuiltBase(b *Batch, first int, nb *Batch) int64 {
-	if nb.HasDeleteHorizon {
-		return nb.DeleteHorizonMs
-	}
-	return b.RecordTimestamp(first)
 }
 
 // shouldRetainRecord is Cleaner.shouldRetainRecord for a v2 record at
