@@ -33,6 +33,10 @@ const (
 	CRCStart = 21
 	// AttrLogAppendTime is the attributes' timestampType bit.
 	AttrLogAppendTime = 0x08
+	// AttrTransactional and AttrControl are the attributes'
+	// TRANSACTIONAL_FLAG_MASK and CONTROL_FLAG_MASK.
+	AttrTransactional = 0x10
+	AttrControl       = 0x20
 	// AttrDeleteHorizon is the attributes' bit 6 (KIP-534, 3.1+,
 	// DELETE_HORIZON_FLAG_MASK): the baseTimestamp is the delete horizon
 	// the log cleaner gave the batch.

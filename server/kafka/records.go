@@ -42,13 +42,6 @@ var (
 	errInvalid = errors.New("invalid record batch") // INVALID_RECORD, where errCorrupt is CORRUPT_MESSAGE
 )
 
-// The attributes' transactional and control bits (DefaultRecordBatch
-// TRANSACTIONAL_FLAG_MASK, CONTROL_FLAG_MASK).
-const (
-	attrTransactional = 0x10
-	attrControl       = 0x20
-)
-
 // decodeBatches splits a partition's records bytes into v2 batches and
 // decodes each: CRC checked (CRC-32C over everything after the CRC
 // field), records decompressed and parsed. Kafka's LogValidator rejects a
@@ -97,9 +90,9 @@ func decodeBatch(raw []byte) (wireBatch, error) {
 		ProducerEpoch: int16(binary.BigEndian.Uint16(raw[51:])), BaseSequence: int32(binary.BigEndian.Uint32(raw[53:])),
 		Codec: int(attrs & 7)}
 	switch {
-	case attrs&attrControl != 0:
+	case attrs&recordbatch.AttrControl != 0:
 		return wb, fmt.Errorf("%w: clients are not allowed to write control records", errInvalid) // LogValidator.validateBatch
-	case attrs&attrTransactional != 0:
+	case attrs&recordbatch.AttrTransactional != 0:
 		return wb, fmt.Errorf("%w: transactional batches are not simulated", errInvalid)
 	case attrs&recordbatch.AttrDeleteHorizon != 0:
 		return wb, fmt.Errorf("%w: a delete horizon is the log cleaner's to set", errInvalid)

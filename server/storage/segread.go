@@ -105,7 +105,7 @@ func decodeOne(d []byte, base, next, shift int64) (*log.Batch, int, *badBatch, i
 	if rb.Attributes&7 != 0 {
 		return nil, 0, foreign("compressed batch (codec %d): kafkasim writes records uncompressed", rb.Attributes&7), off
 	}
-	if rb.Attributes&0x30 != 0 {
+	if rb.Attributes&(recordbatch.AttrTransactional|recordbatch.AttrControl) != 0 {
 		return nil, 0, foreign("transactional or control batch, not simulated"), off
 	}
 	// A batch the log cleaner rewrote keeps its last offset delta with
