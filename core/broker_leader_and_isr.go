@@ -9,6 +9,10 @@ import "slices"
 type leaderAndIsrReq struct {
 	ctrlEpoch int
 	parts     []partUpdate
+	// cacheOnly: only the metadata cache takes the states. It is the
+	// word to the leader of an ISR change it made itself, whose replica
+	// has the change already or from the answer to its request.
+	cacheOnly bool
 }
 
 // handleLeaderAndIsr applies partition states from the controller: the
@@ -32,7 +36,7 @@ func (b *Broker) handleLeaderAndIsr(req leaderAndIsrReq) {
 			continue // stale
 		}
 		b.cache[u.p] = u.st
-		if slices.Contains(u.p.replicas, b.ID) {
+		if !req.cacheOnly && slices.Contains(u.p.replicas, b.ID) {
 			b.applyState(u.p, u.st)
 		}
 	}

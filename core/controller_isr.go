@@ -61,6 +61,8 @@ func (m *metadata) alterISR(p *Partition, leader int, epoch, version int32, isr 
 
 // afterISRChange tells the other brokers about a leader's ISR change
 // (UpdateMetadata after the ISR change notification; KRaft: the record).
+// The leader's own metadata cache hears of it after the answer
+// (cacheISRChange).
 func (m *metadata) afterISRChange(p *Partition, leader int) {
 	var others []int
 	for _, id := range m.registeredIDs() {
@@ -69,6 +71,22 @@ func (m *metadata) afterISRChange(p *Partition, leader int) {
 		}
 	}
 	m.propagate([]*Partition{p}, others)
+}
+
+// cacheISRChange tells the leader of an ISR change it made about it, for
+// its metadata cache, which answers clients' Metadata: ZK mode's
+// UpdateMetadata goes to liveOrShuttingDownBrokerIds, the leader included
+// (KafkaController.processAlterPartition, processIsrChangeNotification),
+// and in KRaft every broker replays the PartitionChangeRecord. Without it
+// the leader named the old ISR to clients until some other change reached
+// the partition. Its replica takes the change from the answer, not from
+// this (cacheOnly), so an answer lost or late keeps its own story.
+func (m *metadata) cacheISRChange(p *Partition, leader int) {
+	b := m.c.Broker(leader)
+	if b == nil || m.ctrlNode() == nil || m.registered[leader] == 0 || !m.kraft && m.known[leader] != m.registered[leader] {
+		return
+	}
+	m.sendState(b, m.registered[leader]-1, m.stateKind(), []partUpdate{{p: p, st: p.state.clone()}}, true)
 }
 
 // sameSet reports whether two lists of broker ids hold the same ids.

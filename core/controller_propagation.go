@@ -66,10 +66,7 @@ func (m *metadata) propagate(parts []*Partition, only []int) {
 			ups = append(ups, partUpdate{p: p, st: p.state.clone()})
 		}
 	}
-	kind := "LeaderAndIsr"
-	if m.kraft {
-		kind = "MetadataUpdate"
-	}
+	kind := m.stateKind()
 	for _, id := range m.registeredIDs() {
 		if only != nil && !slices.Contains(only, id) || !m.kraft && m.known[id] != m.registered[id] {
 			continue
@@ -77,8 +74,16 @@ func (m *metadata) propagate(parts []*Partition, only []int) {
 		// To the registered process: one that restarted and has not
 		// registered again takes no controller requests yet (a broker
 		// serves requests once its startup, registration included, is done).
-		m.sendState(m.c.Broker(id), m.registered[id]-1, kind, ups)
+		m.sendState(m.c.Broker(id), m.registered[id]-1, kind, ups, false)
 	}
+}
+
+// stateKind names the controller's messages of partition states.
+func (m *metadata) stateKind() string {
+	if m.kraft {
+		return "MetadataUpdate"
+	}
+	return "LeaderAndIsr"
 }
 
 // Resend intervals of a state update that did not arrive: a ZK-mode
@@ -103,13 +108,13 @@ const (
 // inc is the broker process the update is for (the controller sends to
 // itself over the network too): a process that died meanwhile gets
 // nothing, and its successor gets its state when it registers.
-func (m *metadata) sendState(b *Broker, inc int, kind string, ups []partUpdate) {
+func (m *metadata) sendState(b *Broker, inc int, kind string, ups []partUpdate, cacheOnly bool) {
 	ctrl, epoch := m.controller, m.ctrlEpoch
 	arrived := false
 	m.c.net.send(m.ctrlNode(), b.node, kind, func() {
 		arrived = true
 		if b.incarnation == inc {
-			b.handleLeaderAndIsr(leaderAndIsrReq{ctrlEpoch: epoch, parts: ups})
+			b.handleLeaderAndIsr(leaderAndIsrReq{ctrlEpoch: epoch, parts: ups, cacheOnly: cacheOnly})
 		}
 	}, nil)
 	again := func() {
@@ -118,7 +123,7 @@ func (m *metadata) sendState(b *Broker, inc int, kind string, ups []partUpdate) 
 			for i, u := range ups {
 				now[i] = partUpdate{p: u.p, st: u.p.state.clone()}
 			}
-			m.sendState(b, inc, kind, now)
+			m.sendState(b, inc, kind, now, cacheOnly)
 		}
 	}
 	if m.kraft {

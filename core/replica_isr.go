@@ -185,6 +185,9 @@ func (r *Replica) requestISR(isr []int, ch isrChange) {
 					r.isrResult(req, epoch, isr, v, errName, ch)
 				})
 			}, nil)
+			if errName == "" {
+				md.cacheISRChange(r.p, b.ID)
+			}
 		}, nil)
 		retry()
 	}

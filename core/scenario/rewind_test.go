@@ -36,7 +36,7 @@ func TestReplayToT(t *testing.T) {
 		samples int
 		end     int64 // the run's last instant (0: find it by running the script)
 	}{
-		{"testdata/long/determinism.ksim", 6, 2_953_055},
+		{"testdata/long/determinism.ksim", 6, 2_953_046},
 		{"testdata/group-rebalance.ksim", 20, 0},
 		{"testdata/kip101-epochs-0.11.ksim", 20, 0},
 		{"testdata/group-zk-offsets-0.8.ksim", 20, 0},
