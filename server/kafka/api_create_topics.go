@@ -65,6 +65,10 @@ func createTopic(cx *reqCtx, req *kmsg.CreateTopicsRequest, t kmsg.CreateTopicsR
 	case len(t.ReplicaAssignment) > 0 && (t.NumPartitions != -1 || t.ReplicationFactor != -1):
 		rt.ErrorCode, rt.ErrorMessage = 42, assignmentAndCounts(cx, t)
 		return rt
+	case !consecutive(t.ReplicaAssignment):
+		msg := "partitions should be a consecutive 0-based integer sequence" // ReplicationControlManager.createTopic
+		rt.ErrorCode, rt.ErrorMessage = 39, &msg                             // INVALID_REPLICA_ASSIGNMENT
+		return rt
 	case req.ValidateOnly:
 		cx.s.backend.Do(context.Background(), func(c *core.Cluster) { err = c.ValidateCreateTopic(ct) })
 	default:
@@ -95,6 +99,21 @@ func createTopic(cx *reqCtx, req *kmsg.CreateTopicsRequest, t kmsg.CreateTopicsR
 	return rt
 }
 
+// consecutive reports whether an explicit assignment's partition indexes
+// are 0, 1, 2... in some order (an empty assignment is). Kafka refuses
+// any other set; createCommand sorts them and used to renumber a set
+// such as {0, 2} as partitions 0 and 1.
+func consecutive(as []kmsg.CreateTopicsRequestTopicReplicaAssignment) bool {
+	seen := make([]bool, len(as))
+	for _, a := range as {
+		if a.Partition < 0 || int(a.Partition) >= len(as) || seen[a.Partition] {
+			return false
+		}
+		seen[a.Partition] = true
+	}
+	return true
+}
+
 // assignmentAndCounts is the INVALID_REQUEST message for an explicit
 // assignment sent with partitions or a replication factor other than -1:
 // ZooKeeper mode's (AdminManager.createTopics@0.11.0.2,
@@ -121,10 +140,10 @@ func createCommand(cx *reqCtx, t kmsg.CreateTopicsRequestTopic) core.CreateTopic
 	ct := core.CreateTopic{Topic: t.Topic, Partitions: int(t.NumPartitions), RF: int(t.ReplicationFactor), Configs: map[string]string{}}
 	defaults := false
 	cx.s.backend.Do(context.Background(), func(c *core.Cluster) { defaults = c.CreateTopicDefaults() })
-	if ct.Partitions < 0 && defaults {
+	if ct.Partitions == -1 && defaults { // -2 and below stay, for the core to refuse
 		ct.Partitions = clusterDefault(cx, "num.partitions")
 	}
-	if ct.RF < 0 && defaults {
+	if ct.RF == -1 && defaults {
 		ct.RF = clusterDefault(cx, "default.replication.factor")
 	}
 	if len(t.ReplicaAssignment) > 0 {
