@@ -55,7 +55,16 @@ func (b *Broker) handleMetadata(req metadataReq) metadataResult {
 		tm := topicMeta{name: name}
 		if t == nil {
 			tm.err = "UNKNOWN_TOPIC_OR_PARTITION"
-			if b.c.bc.autoCreate && validTopicName(name) == nil && len(name) > 0 && name[0] != '_' {
+			if name == "" || validTopicName(name) != nil {
+				// KafkaApis.getTopicMetadata (Topic.validate) and, with
+				// auto-creation on, AutoTopicCreationManager
+				// .filterCreatableTopics: a client asking for an illegal
+				// name learns so at once, where UNKNOWN_TOPIC_OR_PARTITION
+				// had librdkafka retrying until its message timeout.
+				tm.err = "INVALID_TOPIC_EXCEPTION"
+			} else if b.c.bc.autoCreate && name != "__transaction_state" {
+				// Any legal name, "_schemas" too; the transaction log is
+				// Kafka's own internal topic, not simulated.
 				if b.c.createTopic(CreateTopic{Topic: name, Partitions: b.c.bc.numPartitions, RF: b.c.bc.defaultRF}, false) == nil {
 					tm.err = "LEADER_NOT_AVAILABLE"
 				}
