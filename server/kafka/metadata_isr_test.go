@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/kafkasim/kafkasim/core"
-	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -33,11 +32,7 @@ func TestMetadataISRFromEveryBroker(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitUntil(t, ctx, "broker 2 back in the ISR", func() bool { return len(b.isr("t-0")) == 3 })
-			cl, err := kgo.NewClient(kgo.SeedBrokers(addrs(addr, 3)...))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cl.Close()
+			cl := versionClient(t, addr, 3, 0, 0)
 			for i := range 3 { // each broker's own answer
 				var isr []int32
 				mctx, mcancel := context.WithTimeout(ctx, 5*time.Second) // 100 s simulated

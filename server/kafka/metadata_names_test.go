@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/kafkasim/kafkasim/core"
-	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -18,11 +17,7 @@ import (
 func TestMetadataTopicNames(t *testing.T) {
 	b := newWallBackend(t, core.Options{Brokers: 3, Seed: 1, Version: "3.9", Metadata: "kraft"})
 	_, addr := startServer(t, b, 3)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs(addr, 3)...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := versionClient(t, addr, 3, 0, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	req := kmsg.NewPtrMetadataRequest()
