@@ -132,8 +132,17 @@ func (x *extConns) produce(cn *extConn, req *ProduceRequest, done func(*Reply)) 
 	})
 }
 
-// batchBytes is the size of a v2 record batch holding pp's records.
+// batchBytes is the size of pp's v2 record batch as the client sent it,
+// which max.message.bytes bounds (UnifiedLog.analyzeAndValidateRecords:
+// batch.sizeInBytes; an in-place append keeps the client's compression,
+// so no size is checked again): a compressed batch's wire bytes, not
+// its records' inflated size, which refused a 5 MB value gzipped into
+// 5 KB as MESSAGE_TOO_LARGE. Records with no wire bytes kept count as
+// the uncompressed batch holding them.
 func batchBytes(pp *ProducePartition) int {
+	if pp.Packed != nil && pp.Packed.Wire() != "" {
+		return len(pp.Packed.Wire())
+	}
 	if pp.Packed != nil {
 		return (&log.Batch{Packed: pp.Packed}).Size()
 	}
