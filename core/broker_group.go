@@ -20,6 +20,7 @@ type syncReq struct {
 type heartbeatReq struct {
 	group      string
 	memberID   string
+	instance   string // group.instance.id (v3+, KIP-345), "" for none
 	generation int
 }
 
@@ -57,7 +58,7 @@ func (b *Broker) handleSyncGroup(req syncReq, respond func(syncResult)) {
 func (b *Broker) handleHeartbeat(req heartbeatReq) string {
 	g, err := b.groups.memberGroup(req.group)
 	if err == "" {
-		err = g.heartbeat(req.memberID, req.generation)
+		err = g.heartbeat(req.memberID, req.instance, req.generation)
 	}
 	return err
 }

@@ -465,10 +465,19 @@ func (g *group) sync(memberID string, generation int, assignment map[string][]*P
 	})
 }
 
-// heartbeat handles Heartbeat.
-func (g *group) heartbeat(memberID string, generation int) string {
+// heartbeat handles Heartbeat. A static member's old id, replaced by a
+// new instance with the same group.instance.id, is FENCED_INSTANCE_ID
+// (GroupCoordinator.validateCurrentMember), which a client takes as
+// fatal; UNKNOWN_MEMBER_ID had it rejoin and fence the new one in turn,
+// for ever.
+func (g *group) heartbeat(memberID, instance string, generation int) string {
 	m := g.members[memberID]
+	cur, static := g.static[instance]
 	switch {
+	case instance != "" && static && cur != memberID:
+		return "FENCED_INSTANCE_ID"
+	case instance != "" && !static:
+		return "UNKNOWN_MEMBER_ID"
 	case m == nil || g.state == gsEmpty || g.state == gsDead:
 		return "UNKNOWN_MEMBER_ID"
 	case generation != g.generation:

@@ -133,6 +133,7 @@ type SyncGroupResponse struct {
 type HeartbeatRequest struct {
 	Group      string `json:"group"`
 	MemberID   string `json:"memberId"`
+	InstanceID string `json:"instanceId,omitempty"` // group.instance.id, v3+
 	Generation int32  `json:"generation"`
 }
 
@@ -254,7 +255,7 @@ func (b heartbeatBody) api() string    { return "Heartbeat" }
 func (b heartbeatBody) answered() bool { return true }
 func (b heartbeatBody) check() error   { return nil }
 func (b heartbeatBody) serve(x *extConns, cn *extConn, done func(*Reply)) {
-	err := cn.broker.handleHeartbeat(heartbeatReq{group: b.r.Group, memberID: b.r.MemberID, generation: int(b.r.Generation)})
+	err := cn.broker.handleHeartbeat(heartbeatReq{group: b.r.Group, memberID: b.r.MemberID, instance: b.r.InstanceID, generation: int(b.r.Generation)})
 	done(&Reply{Heartbeat: &GroupErrorResponse{Error: err}})
 }
 

@@ -4,7 +4,8 @@ package kafka
 //
 // Keeps a member's session alive on the coordinator; REBALANCE_IN_PROGRESS
 // tells it to rejoin, UNKNOWN_MEMBER_ID and ILLEGAL_GENERATION that it was
-// expelled or is behind.
+// expelled or is behind, FENCED_INSTANCE_ID (v3+) that another instance
+// with its group.instance.id replaced it.
 
 import (
 	"github.com/kafkasim/kafkasim/core"
@@ -16,6 +17,9 @@ func init() { register(12, 0, 4, handleHeartbeat) }
 func handleHeartbeat(cx *reqCtx, r kmsg.Request) (*plan, error) {
 	req := r.(*kmsg.HeartbeatRequest)
 	hr := &core.HeartbeatRequest{Group: req.Group, MemberID: req.MemberID, Generation: req.Generation}
+	if req.InstanceID != nil {
+		hr.InstanceID = *req.InstanceID
+	}
 	return &plan{req: core.BrokerRequest{Heartbeat: hr}, finish: func(rep *core.Reply) kmsg.Response {
 		resp := req.ResponseKind().(*kmsg.HeartbeatResponse)
 		if rep.Heartbeat != nil {
