@@ -55,7 +55,7 @@ func (b *Broker) handleMetadata(req metadataReq) metadataResult {
 		tm := topicMeta{name: name}
 		if t == nil {
 			tm.err = "UNKNOWN_TOPIC_OR_PARTITION"
-			if name == "" || validTopicName(name) != nil {
+			if validTopicName(name) != nil { // the empty name too
 				// KafkaApis.getTopicMetadata (Topic.validate) and, with
 				// auto-creation on, AutoTopicCreationManager
 				// .filterCreatableTopics: a client asking for an illegal

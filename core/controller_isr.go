@@ -82,11 +82,7 @@ func (m *metadata) afterISRChange(p *Partition, leader int) {
 // the partition. Its replica takes the change from the answer, not from
 // this (cacheOnly), so an answer lost or late keeps its own story.
 func (m *metadata) cacheISRChange(p *Partition, leader int) {
-	b := m.c.Broker(leader)
-	if b == nil || m.ctrlNode() == nil || m.registered[leader] == 0 || !m.kraft && m.known[leader] != m.registered[leader] {
-		return
-	}
-	m.sendState(b, m.registered[leader]-1, m.stateKind(), []partUpdate{{p: p, st: p.state.clone()}}, true)
+	m.propagateTo([]*Partition{p}, []int{leader}, true)
 }
 
 // sameSet reports whether two lists of broker ids hold the same ids.

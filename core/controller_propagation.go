@@ -49,7 +49,11 @@ func joinInts(v []int) string {
 // propagate sends the current state of parts: each live broker gets one
 // message listing them all (LeaderAndIsr for the partitions it hosts,
 // UpdateMetadata for the rest; in KRaft, the metadata records it fetches).
-func (m *metadata) propagate(parts []*Partition, only []int) {
+func (m *metadata) propagate(parts []*Partition, only []int) { m.propagateTo(parts, only, false) }
+
+// propagateTo is propagate; with cacheOnly the brokers take the states
+// into their metadata caches only (leaderAndIsrReq.cacheOnly).
+func (m *metadata) propagateTo(parts []*Partition, only []int, cacheOnly bool) {
 	from := m.ctrlNode()
 	if from == nil || len(parts) == 0 && only == nil {
 		// Nothing changed. A message to named brokers goes even when it
@@ -66,7 +70,10 @@ func (m *metadata) propagate(parts []*Partition, only []int) {
 			ups = append(ups, partUpdate{p: p, st: p.state.clone()})
 		}
 	}
-	kind := m.stateKind()
+	kind := "LeaderAndIsr"
+	if m.kraft {
+		kind = "MetadataUpdate"
+	}
 	for _, id := range m.registeredIDs() {
 		if only != nil && !slices.Contains(only, id) || !m.kraft && m.known[id] != m.registered[id] {
 			continue
@@ -74,16 +81,8 @@ func (m *metadata) propagate(parts []*Partition, only []int) {
 		// To the registered process: one that restarted and has not
 		// registered again takes no controller requests yet (a broker
 		// serves requests once its startup, registration included, is done).
-		m.sendState(m.c.Broker(id), m.registered[id]-1, kind, ups, false)
+		m.sendState(m.c.Broker(id), m.registered[id]-1, kind, ups, cacheOnly)
 	}
-}
-
-// stateKind names the controller's messages of partition states.
-func (m *metadata) stateKind() string {
-	if m.kraft {
-		return "MetadataUpdate"
-	}
-	return "LeaderAndIsr"
 }
 
 // Resend intervals of a state update that did not arrive: a ZK-mode
